@@ -1,0 +1,551 @@
+//! The checker: `ast::Program` → `ir::Program`, with every type, shape and
+//! attribute validated before anything runs. It keeps going after an error in
+//! one statement (names that failed are remembered, so they cause no second
+//! error) and reports every error it found.
+
+pub mod broadcast;
+pub mod call;
+pub mod literal;
+
+use crate::ast::{self, Expr, ExprKind, Span, TypeExpr, TypeExprKind, UnOp};
+use crate::diag::Diag;
+use crate::ir::{self, Comp};
+use crate::ops::registry;
+use crate::types::{ArrayType, ElemType, Type, fmt_dims};
+use crate::value::Value;
+use call::{ArgRef, CallCtx};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Limits that keep a program from asking for more than the machine has.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The largest value, in bytes, any expression may produce.
+    pub max_value_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_value_bytes: 4 << 30,
+        }
+    }
+}
+
+/// What earlier statements (or earlier REPL inputs) left for later ones to see.
+#[derive(Clone, Debug, Default)]
+pub struct TypeEnv {
+    pub globals: HashMap<String, Type>,
+    pub comps: HashMap<String, Arc<Comp>>,
+}
+
+/// Names in scope inside a `comp` body.
+struct Local {
+    names: HashMap<String, (usize, Type)>,
+    next: usize,
+}
+
+pub struct Checker<'s> {
+    pub src: &'s str,
+    pub env: TypeEnv,
+    pub limits: Limits,
+    local: Option<Local>,
+    /// Names whose definition failed: uses of them are not reported again.
+    poisoned: HashSet<String>,
+}
+
+static NEXT_COMP_ID: AtomicUsize = AtomicUsize::new(0);
+
+/// Checks a whole program against an environment; returns the checked program and the
+/// environment after it, or every error found.
+pub fn check_program(
+    prog: &ast::Program,
+    env: &TypeEnv,
+    src: &str,
+    limits: &Limits,
+) -> Result<(ir::Program, TypeEnv), Vec<Diag>> {
+    let mut ck = Checker {
+        src,
+        env: env.clone(),
+        limits: limits.clone(),
+        local: None,
+        poisoned: HashSet::new(),
+    };
+    let mut errors = vec![];
+    let mut stmts = vec![];
+    for s in &prog.stmts {
+        match ck.check_stmt(s) {
+            Ok(st) => stmts.push(st),
+            Err(d) => errors.push(d),
+        }
+    }
+    if errors.is_empty() {
+        Ok((ir::Program { stmts }, ck.env))
+    } else {
+        Err(errors)
+    }
+}
+
+/// Checks one expression without running it (the REPL's `:type`).
+pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result<ir::Expr, Diag> {
+    let mut ck = Checker {
+        src,
+        env: env.clone(),
+        limits: limits.clone(),
+        local: None,
+        poisoned: HashSet::new(),
+    };
+    ck.check_expr(e, None)
+}
+
+impl<'s> Checker<'s> {
+    fn check_stmt(&mut self, s: &ast::Stmt) -> Result<ir::Stmt, Diag> {
+        let kind = match &s.kind {
+            ast::StmtKind::Let(b) => {
+                let expr = match self.check_binding(b) {
+                    Ok(e) => e,
+                    Err(d) => {
+                        self.poisoned.insert(b.name.name.clone());
+                        self.env.globals.remove(&b.name.name);
+                        return Err(d);
+                    }
+                };
+                self.poisoned.remove(&b.name.name);
+                self.env.globals.insert(b.name.name.clone(), expr.ty.clone());
+                ir::StmtKind::Let {
+                    name: b.name.name.clone(),
+                    expr,
+                }
+            }
+            ast::StmtKind::Comp(c) => {
+                let comp = match self.check_comp(c) {
+                    Ok(c) => Arc::new(c),
+                    Err(d) => {
+                        self.poisoned.insert(c.name.name.clone());
+                        return Err(d);
+                    }
+                };
+                self.env.comps.insert(comp.name.clone(), comp.clone());
+                ir::StmtKind::Comp(comp)
+            }
+            ast::StmtKind::Assert(a) => ir::StmtKind::Assert(self.check_assert(a)?),
+            ast::StmtKind::Expr(e) => ir::StmtKind::Print(self.check_expr(e, None)?),
+        };
+        Ok(ir::Stmt {
+            kind,
+            span: s.span.clone(),
+        })
+    }
+
+    /// `let x[: T] = e`: an annotation gives untyped literals their type and must match.
+    fn check_binding(&mut self, b: &ast::Binding) -> Result<ir::Expr, Diag> {
+        let Some(ann) = &b.ty else {
+            return self.check_expr(&b.value, None);
+        };
+        let want = self.resolve_type(ann)?;
+        let hint = match &want {
+            Type::Array(a) => Some(a.elem),
+            Type::Tuple(_) => None,
+        };
+        let got = self.check_expr(&b.value, hint)?;
+        if got.ty != want {
+            return Err(Diag::check(
+                "let",
+                format!("`{}` is declared {} but its value is {}", b.name.name, want, got.ty),
+                b.value.span.clone(),
+            )
+            .with_label(format!("this is {}", got.ty))
+            .with_secondary(ann.span.clone(), format!("declared {want}")));
+        }
+        Ok(got)
+    }
+
+    fn check_comp(&mut self, c: &ast::CompDef) -> Result<Comp, Diag> {
+        if self.local.is_some() {
+            return Err(Diag::check("comp", "a comp cannot be defined inside another comp", c.name.span.clone()));
+        }
+        let mut local = Local {
+            names: HashMap::new(),
+            next: 0,
+        };
+        let mut params = vec![];
+        for (name, t) in &c.params {
+            let ty = self.resolve_type(t)?;
+            if local.names.contains_key(&name.name) {
+                return Err(Diag::check("comp", format!("parameter `{}` is declared twice", name.name), name.span.clone()));
+            }
+            local.names.insert(name.name.clone(), (local.next, ty.clone()));
+            local.next += 1;
+            params.push((name.name.clone(), ty));
+        }
+        let ret = self.resolve_type(&c.ret)?;
+        self.local = Some(local);
+        let result = self.check_comp_body(c);
+        let local = self.local.take();
+        let (body, result) = result?;
+        if result.ty != ret {
+            return Err(Diag::check(
+                "comp",
+                format!("computation `{}` is declared to return {} but its result is {}", c.name.name, ret, result.ty),
+                c.result.span.clone(),
+            )
+            .with_label(format!("this is {}", result.ty))
+            .with_secondary(c.ret.span.clone(), format!("declared {ret}")));
+        }
+        Ok(Comp {
+            id: NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
+            name: c.name.name.clone(),
+            params,
+            ret,
+            body,
+            result,
+            slots: local.map(|l| l.next).unwrap_or(0),
+            span: c.name.span.clone(),
+        })
+    }
+
+    fn check_comp_body(&mut self, c: &ast::CompDef) -> Result<(Vec<(usize, ir::Expr)>, ir::Expr), Diag> {
+        let mut body = vec![];
+        for b in &c.body {
+            let e = self.check_binding(b)?;
+            let local = self.local.as_mut().ok_or_else(|| Diag::check("comp", "internal: no local scope", b.name.span.clone()))?;
+            let slot = local.next;
+            local.next += 1;
+            local.names.insert(b.name.name.clone(), (slot, e.ty.clone()));
+            body.push((slot, e));
+        }
+        let ret_hint = None;
+        let result = self.check_expr(&c.result, ret_hint)?;
+        Ok((body, result))
+    }
+
+    fn check_assert(&mut self, a: &ast::Assertion) -> Result<ir::Assert, Diag> {
+        Ok(match a {
+            ast::Assertion::Equal { actual, expected } => {
+                let (actual, expected) = self.check_pair(actual, expected, "==")?;
+                ir::Assert::Equal { actual, expected }
+            }
+            ast::Assertion::Close { actual, expected, tol } => {
+                let (actual, expected) = self.check_pair(actual, expected, "~=")?;
+                let elem = actual.ty.as_array().map(|a| a.elem);
+                if let Some(e) = elem {
+                    if !e.is_float() {
+                        return Err(Diag::check(
+                            "assert",
+                            format!("`~=` compares floating-point values; these are {e} (use `==`)"),
+                            actual.span.clone(),
+                        ));
+                    }
+                }
+                let tol = match tol {
+                    Some(t) => self.static_f64(t)?,
+                    None => match elem {
+                        Some(ElemType::F16) | Some(ElemType::BF16) => 1e-3,
+                        Some(ElemType::F64) => 1e-9,
+                        _ => 1e-5,
+                    },
+                };
+                ir::Assert::Close { actual, expected, tol }
+            }
+            ast::Assertion::Holds(e) => {
+                let c = self.check_expr(e, None)?;
+                if c.ty != Type::scalar(ElemType::Pred) {
+                    return Err(Diag::check(
+                        "assert",
+                        format!("`then EXPR` needs a pred scalar, but this is {}", c.ty),
+                        c.span.clone(),
+                    )
+                    .with_label(format!("{}", c.ty))
+                    .with_help("to compare whole arrays write `then A == B` (or `~=` for floats)"));
+                }
+                ir::Assert::Holds(c)
+            }
+        })
+    }
+
+    /// Both sides of `==`/`~=`: an untyped literal takes the other side's element type.
+    fn check_pair(&mut self, a: &Expr, b: &Expr, how: &str) -> Result<(ir::Expr, ir::Expr), Diag> {
+        let (ca, cb) = if literal::is_weak(a) && !literal::is_weak(b) {
+            let cb = self.check_expr(b, None)?;
+            let ca = self.check_expr(a, elem_of(&cb.ty))?;
+            (ca, cb)
+        } else {
+            let ca = self.check_expr(a, None)?;
+            let cb = self.check_expr(b, elem_of(&ca.ty))?;
+            (ca, cb)
+        };
+        if ca.ty != cb.ty {
+            return Err(Diag::check(
+                "assert",
+                format!("the two sides of `{how}` have different types: {} and {}", ca.ty, cb.ty),
+                ca.span.start..cb.span.end,
+            )
+            .with_label("types differ")
+            .with_secondary(ca.span.clone(), format!("{}", ca.ty))
+            .with_secondary(cb.span.clone(), format!("{}", cb.ty)));
+        }
+        Ok((ca, cb))
+    }
+
+    fn static_f64(&self, e: &Expr) -> Result<f64, Diag> {
+        let bad = || Diag::check("assert", "the tolerance after `within` must be a number", e.span.clone());
+        match &e.kind {
+            ExprKind::Number(n) => n.text.parse().map_err(|_| bad()),
+            _ => Err(bad()),
+        }
+    }
+
+    /// Resolves a written type; dims are checked for size.
+    pub fn resolve_type(&self, t: &TypeExpr) -> Result<Type, Diag> {
+        match &t.kind {
+            TypeExprKind::Array { elem, dims } => {
+                let dims = self.dims_from_u64(dims.as_deref().unwrap_or(&[]), &t.span)?;
+                let ty = Type::array(*elem, dims);
+                self.check_size(&ty, &t.span)?;
+                Ok(ty)
+            }
+            TypeExprKind::Tuple(ts) => Ok(Type::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect::<Result<_, _>>()?)),
+        }
+    }
+
+    pub fn dims_from_u64(&self, dims: &[u64], span: &Span) -> Result<Vec<usize>, Diag> {
+        dims.iter()
+            .map(|&d| {
+                usize::try_from(d).map_err(|_| Diag::check("size", format!("dimension size {d} is too large"), span.clone()))
+            })
+            .collect()
+    }
+
+    /// Rejects values larger than the memory limit (checked arithmetic throughout).
+    pub fn check_size(&self, ty: &Type, span: &Span) -> Result<(), Diag> {
+        match ty.byte_size() {
+            Some(b) if b <= self.limits.max_value_bytes => Ok(()),
+            Some(b) => Err(Diag::check(
+                "size",
+                format!(
+                    "{ty} would take {} bytes, more than the limit of {} bytes",
+                    b, self.limits.max_value_bytes
+                ),
+                span.clone(),
+            )
+            .with_label("too large")
+            .with_help("raise the limit with --max-bytes if the machine has the memory")),
+            None => Err(Diag::check("size", format!("{ty} has more elements than can be counted"), span.clone())
+                .with_label("too large")),
+        }
+    }
+
+    /// Checks an expression. `hint` is the element type an untyped literal should take.
+    pub fn check_expr(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
+        let out = self.check_expr_inner(e, hint)?;
+        self.check_size(&out.ty, &e.span)?;
+        Ok(out)
+    }
+
+    fn check_expr_inner(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
+        let span = e.span.clone();
+        match &e.kind {
+            ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Brace(_) => self.literal(e, hint, None),
+            ExprKind::Unary { op: UnOp::Neg, operand } if matches!(operand.kind, ExprKind::Number(_)) => {
+                self.literal(e, hint, None)
+            }
+            ExprKind::Typed { ty, value } => {
+                let t = self.resolve_type(ty)?;
+                let Type::Array(at) = t else {
+                    return Err(Diag::check("literal", "a tuple type cannot prefix a literal; write (a, b)", ty.span.clone()));
+                };
+                let declared_dims = match &ty.kind {
+                    TypeExprKind::Array { dims: None, .. } => None,
+                    _ => Some(at.dims.clone()),
+                };
+                self.literal(value, Some(at.elem), Some((declared_dims, span.clone())))
+            }
+            ExprKind::Type(t) => Err(Diag::check("type", "a type is not a value here", t.span.clone())
+                .with_label("a type")
+                .with_help("to write a value of this type, follow it with the value: f32[2] {1, 2}")),
+            ExprKind::Str(_) => Err(Diag::check("type", "a string is not a value here", span)),
+            ExprKind::Var(name) => self.var(name, span),
+            ExprKind::Tuple(items) => {
+                let items = items.iter().map(|i| self.check_expr(i, None)).collect::<Result<Vec<_>, _>>()?;
+                Ok(ir::Expr {
+                    ty: Type::Tuple(items.iter().map(|i| i.ty.clone()).collect()),
+                    kind: ir::ExprKind::Tuple(items),
+                    span,
+                })
+            }
+            ExprKind::Unary { op, operand } => {
+                let op_def = lookup_builtin(op.op_name())?;
+                let args = vec![ArgRef { name: None, expr: operand.as_ref() }];
+                self.call_op(op_def, span.clone(), span, args)
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let op_def = lookup_builtin(op.op_name())?;
+                let args = vec![
+                    ArgRef { name: None, expr: lhs.as_ref() },
+                    ArgRef { name: None, expr: rhs.as_ref() },
+                ];
+                self.call_op(op_def, span.clone(), span, args)
+            }
+            ExprKind::Call { callee, args } => {
+                let argrefs: Vec<ArgRef> = args.iter().map(|a| ArgRef { name: a.name.as_ref(), expr: &a.value }).collect();
+                if let Some(comp) = self.env.comps.get(&callee.name).cloned() {
+                    return self.call_comp(&comp, &argrefs, span);
+                }
+                match registry::lookup(&callee.name) {
+                    Some(op) => self.call_op(op, span, callee.span.clone(), argrefs),
+                    None => {
+                        let mut d = Diag::check("name", format!("unknown operation `{}`", callee.name), callee.span.clone())
+                            .with_label("no op or comp of this name");
+                        let near = registry::similar(&callee.name);
+                        if !near.is_empty() {
+                            d = d.with_help(format!("did you mean {}?", near.join(", ")));
+                        }
+                        Err(d)
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn call_op(
+        &mut self,
+        op: &'static registry::OpDef,
+        span: Span,
+        callee_span: Span,
+        args: Vec<ArgRef>,
+    ) -> Result<ir::Expr, Diag> {
+        let mut cx = CallCtx::new(self, op, span.clone(), callee_span, args);
+        let checked = (op.rule)(&mut cx)?;
+        let args = cx.finish()?;
+        Ok(ir::Expr {
+            kind: ir::ExprKind::Op {
+                name: op.name,
+                kernel: checked.kernel,
+                args,
+            },
+            ty: checked.ty,
+            span,
+        })
+    }
+
+    /// `mycomp(a, b)`: arguments must have the parameters' types.
+    pub fn call_comp(&mut self, comp: &Arc<Comp>, args: &[ArgRef], span: Span) -> Result<ir::Expr, Diag> {
+        if args.len() != comp.params.len() || args.iter().any(|a| a.name.is_some()) {
+            return Err(Diag::check(
+                "call",
+                format!("computation `{}` takes {} arguments by position, {} given", comp.name, comp.params.len(), args.len()),
+                span,
+            )
+            .with_secondary(comp.span.clone(), "defined here"));
+        }
+        let mut checked = vec![];
+        for (a, (pname, pty)) in args.iter().zip(&comp.params) {
+            let c = self.check_expr(a.expr, elem_of(pty))?;
+            if &c.ty != pty {
+                return Err(Diag::check(
+                    "call",
+                    format!("argument `{pname}` of `{}` must be {pty}, found {}", comp.name, c.ty),
+                    c.span.clone(),
+                )
+                .with_label(format!("{}", c.ty))
+                .with_secondary(comp.span.clone(), "defined here"));
+            }
+            checked.push(c);
+        }
+        Ok(ir::Expr {
+            ty: comp.ret.clone(),
+            kind: ir::ExprKind::CallComp { comp: comp.clone(), args: checked },
+            span,
+        })
+    }
+
+    fn var(&mut self, name: &str, span: Span) -> Result<ir::Expr, Diag> {
+        if let Some(local) = &self.local {
+            if let Some((slot, ty)) = local.names.get(name) {
+                return Ok(ir::Expr { kind: ir::ExprKind::Local(*slot), ty: ty.clone(), span });
+            }
+        }
+        if let Some(ty) = self.env.globals.get(name) {
+            return Ok(ir::Expr { kind: ir::ExprKind::Global(name.to_string()), ty: ty.clone(), span });
+        }
+        if self.poisoned.contains(name) {
+            return Err(Diag::check("name", format!("`{name}` has no value because its definition failed"), span)
+                .with_label("see the earlier error"));
+        }
+        if self.env.comps.contains_key(name) {
+            return Err(Diag::check("name", format!("`{name}` is a computation, not a value"), span)
+                .with_help(format!("call it as {name}(...) or pass it to an op that takes a computation")));
+        }
+        let mut d = Diag::check("name", format!("unknown name `{name}`"), span).with_label("not bound by any let");
+        let mut near: Vec<(usize, &String)> = self
+            .env
+            .globals
+            .keys()
+            .chain(self.local.iter().flat_map(|l| l.names.keys()))
+            .map(|k| (registry::edit_distance(name, k), k))
+            .filter(|(dist, _)| *dist <= 2)
+            .collect();
+        near.sort();
+        if let Some((_, n)) = near.first() {
+            d = d.with_help(format!("did you mean `{n}`?"));
+        } else if registry::lookup(name).is_some() {
+            d = d.with_help(format!("`{name}` is an operation: call it as {name}(...)"));
+        }
+        Err(d)
+    }
+
+    /// A literal (typed if `declared` is given): builds the constant now.
+    fn literal(
+        &mut self,
+        e: &Expr,
+        elem: Option<ElemType>,
+        declared: Option<(Option<Vec<usize>>, Span)>,
+    ) -> Result<ir::Expr, Diag> {
+        let flat = literal::flatten(e)?;
+        if let Some((Some(dims), span)) = &declared {
+            if *dims != flat.dims {
+                return Err(Diag::check(
+                    "literal",
+                    format!(
+                        "the literal has shape [{}] but its type says [{}]",
+                        fmt_dims(&flat.dims),
+                        fmt_dims(dims)
+                    ),
+                    span.clone(),
+                )
+                .with_label(format!("the braces hold [{}]", fmt_dims(&flat.dims))));
+            }
+        }
+        if let Some((None, span)) = &declared {
+            if !flat.dims.is_empty() {
+                return Err(Diag::check(
+                    "literal",
+                    format!("a bare element type prefixes a scalar; this literal has shape [{}]", fmt_dims(&flat.dims)),
+                    span.clone(),
+                )
+                .with_help("give the shape in the type, e.g. f32[2x3] {{...}, {...}}"));
+            }
+        }
+        let elem = match elem {
+            Some(t) => t,
+            None => literal::default_elem(&flat)?,
+        };
+        let ty = Type::Array(ArrayType::new(elem, flat.dims.clone()));
+        self.check_size(&ty, &e.span)?;
+        let arr = literal::build(&flat, elem, &e.span)?;
+        Ok(ir::Expr {
+            kind: ir::ExprKind::Const(Value::Array(arr)),
+            ty,
+            span: declared.map(|(_, s)| s).unwrap_or(e.span.clone()),
+        })
+    }
+}
+
+fn elem_of(t: &Type) -> Option<ElemType> {
+    t.as_array().map(|a| a.elem)
+}
+
+fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
+    registry::lookup(name).ok_or_else(|| Diag::check("name", format!("internal: no op `{name}` in the registry"), 0..0))
+}

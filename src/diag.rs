@@ -1,0 +1,144 @@
+//! Diagnostics are data: every stage returns them, and only `render` (at the
+//! edge: the CLI, the REPL, the conformance runner) turns them into text.
+
+use crate::ast::Span;
+use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
+
+/// Which stage found the problem; also picks the exit code.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Lexing or parsing.
+    Syntax,
+    /// Types, shapes, attributes, names: found before anything runs.
+    Check,
+    /// Found while running: a failed assertion, a cancelled run.
+    Runtime,
+}
+
+#[derive(Clone, Debug)]
+pub struct Diag {
+    pub stage: Stage,
+    /// The rule broken, as the user sees it: `Reshape: C2`, `syntax`, `assert`.
+    pub code: String,
+    /// One line saying what is wrong.
+    pub message: String,
+    /// Where, and what to say under the underline.
+    pub span: Span,
+    pub label: String,
+    /// Other places worth pointing at.
+    pub secondary: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diag {
+    pub fn new(stage: Stage, code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+        Diag {
+            stage,
+            code: code.into(),
+            message: message.into(),
+            span,
+            label: String::new(),
+            secondary: vec![],
+            notes: vec![],
+            help: None,
+        }
+    }
+    pub fn syntax(message: impl Into<String>, span: Span) -> Self {
+        Diag::new(Stage::Syntax, "syntax", message, span)
+    }
+    /// A check-stage error; `code` is the op and constraint, e.g. `Reshape: C2`.
+    pub fn check(code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+        Diag::new(Stage::Check, code, message, span)
+    }
+    pub fn runtime(code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+        Diag::new(Stage::Runtime, code, message, span)
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The one-line form: `code: message`, as tests and `--quiet` output match on.
+    pub fn headline(&self) -> String {
+        format!("[{}] {}", self.code, self.message)
+    }
+
+    /// 1-based line and column of the primary span's start (columns count characters).
+    pub fn line_col(&self, src: &str) -> (usize, usize) {
+        line_col(src, self.span.start)
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(src.len());
+    let before = src.get(..offset).unwrap_or(src);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// Renders a diagnostic with ariadne: `file:line:col`, the span underlined, notes and help.
+pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
+    let clamp = |s: &Span| {
+        let end = s.end.min(src.len());
+        let start = s.start.min(end);
+        start..end
+    };
+    let (line, col) = diag.line_col(src);
+    let mut report = Report::build(ReportKind::Error, (file, clamp(&diag.span)))
+        .with_config(
+            Config::new()
+                .with_index_type(IndexType::Byte)
+                .with_color(color),
+        )
+        .with_code(&diag.code)
+        .with_message(format!("{} ({file}:{line}:{col})", diag.message));
+    let primary = if diag.label.is_empty() {
+        diag.message.clone()
+    } else {
+        diag.label.clone()
+    };
+    report = report.with_label(
+        Label::new((file, clamp(&diag.span)))
+            .with_message(primary)
+            .with_color(Color::Red)
+            .with_priority(10),
+    );
+    for (span, msg) in &diag.secondary {
+        report = report.with_label(
+            Label::new((file, clamp(span)))
+                .with_message(msg)
+                .with_color(Color::Yellow),
+        );
+    }
+    for note in &diag.notes {
+        report = report.with_note(note);
+    }
+    if let Some(help) = &diag.help {
+        report = report.with_help(help);
+    }
+    let mut out = Vec::new();
+    let written = report
+        .finish()
+        .write((file, Source::from(src)), &mut out);
+    match written {
+        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+        // Rendering can only fail on I/O into a Vec, which does not happen; keep the facts anyway.
+        Err(_) => format!("error[{}]: {} at {file}:{line}:{col}\n", diag.code, diag.message),
+    }
+}

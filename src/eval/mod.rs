@@ -1,0 +1,159 @@
+//! The evaluator: runs a checked program over an environment of values.
+//!
+//! Statements run in order. A failed assertion is reported and the run goes
+//! on (so one run shows every failing `then`); any other runtime error stops
+//! it. Between ops the evaluator checks the interrupt flag, so Ctrl-C in the
+//! REPL cancels a running evaluation without leaving the session.
+
+pub mod assert;
+
+use crate::ast::Span;
+use crate::diag::Diag;
+use crate::ir::{self, Comp, EvalCx, ExprKind, KernelError};
+use crate::value::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Set by the Ctrl-C handler; checked between ops.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The values of top-level bindings and the runtime side of each `comp`.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    pub values: HashMap<String, Value>,
+    /// For each comp id: the top-level values it could see when it was defined.
+    pub captures: HashMap<usize, Arc<HashMap<String, Value>>>,
+}
+
+/// What running a program produced, beside its errors.
+pub trait Output {
+    /// A bare expression statement's value.
+    fn print(&mut self, value: &Value, expr: &ir::Expr);
+    /// Wall time of a statement (for `--profile`).
+    fn timed(&mut self, _span: &Span, _elapsed: Duration) {}
+}
+
+/// Runs `prog` on `env`. Returns the diagnostics of failed assertions and of the
+/// runtime error that stopped the run, if any; `env` holds every binding made.
+pub fn run_program(prog: &ir::Program, env: &mut Env, out: &mut dyn Output) -> Vec<Diag> {
+    let mut failures = vec![];
+    for stmt in &prog.stmts {
+        let start = Instant::now();
+        let result = run_stmt(stmt, env, out);
+        out.timed(&stmt.span, start.elapsed());
+        match result {
+            Ok(()) => {}
+            Err(Stop::Assertion(d)) => failures.push(d),
+            Err(Stop::Error(d)) => {
+                failures.push(d);
+                break;
+            }
+        }
+    }
+    failures
+}
+
+enum Stop {
+    Assertion(Diag),
+    Error(Diag),
+}
+
+fn run_stmt(stmt: &ir::Stmt, env: &mut Env, out: &mut dyn Output) -> Result<(), Stop> {
+    match &stmt.kind {
+        ir::StmtKind::Let { name, expr } => {
+            let v = eval_top(expr, env).map_err(Stop::Error)?;
+            env.values.insert(name.clone(), v);
+        }
+        ir::StmtKind::Comp(c) => {
+            env.captures.insert(c.id, Arc::new(env.values.clone()));
+        }
+        ir::StmtKind::Print(expr) => {
+            let v = eval_top(expr, env).map_err(Stop::Error)?;
+            out.print(&v, expr);
+        }
+        ir::StmtKind::Assert(a) => {
+            assert::check(a, stmt, env).map_err(|e| match e {
+                assert::Failure::Failed(d) => Stop::Assertion(d),
+                assert::Failure::Error(d) => Stop::Error(d),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Evaluates an expression at top level (globals from `env`).
+pub fn eval_top(e: &ir::Expr, env: &Env) -> Result<Value, Diag> {
+    let frame = Frame {
+        env,
+        globals: &env.values,
+        locals: vec![],
+    };
+    frame.eval(e)
+}
+
+/// One activation: the globals it reads and its local slots.
+struct Frame<'e> {
+    env: &'e Env,
+    globals: &'e HashMap<String, Value>,
+    locals: Vec<Option<Value>>,
+}
+
+impl Frame<'_> {
+    fn eval(&self, e: &ir::Expr) -> Result<Value, Diag> {
+        match &e.kind {
+            ExprKind::Const(v) => Ok(v.clone()),
+            ExprKind::Global(name) => self.globals.get(name).cloned().ok_or_else(|| {
+                Diag::runtime("name", format!("`{name}` has no value (its statement did not run)"), e.span.clone())
+            }),
+            ExprKind::Local(slot) => self
+                .locals
+                .get(*slot)
+                .and_then(|v| v.clone())
+                .ok_or_else(|| Diag::runtime("internal", "internal error: unset local", e.span.clone())),
+            ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?)),
+            ExprKind::Op { kernel, args, .. } => {
+                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                if INTERRUPTED.load(Ordering::Relaxed) {
+                    return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
+                }
+                kernel.run(&vals, self).map_err(|k| k.at(e.span.clone()))
+            }
+            ExprKind::CallComp { comp, args } => {
+                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                self.call_comp(comp, &vals).map_err(|k| k.at(e.span.clone()))
+            }
+        }
+    }
+}
+
+impl EvalCx for Frame<'_> {
+    fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
+        let globals = self
+            .env
+            .captures
+            .get(&comp.id)
+            .map(|g| g.as_ref())
+            .unwrap_or(self.globals);
+        let mut frame = Frame {
+            env: self.env,
+            globals,
+            locals: vec![None; comp.slots],
+        };
+        for (i, a) in args.iter().enumerate() {
+            if let Some(slot) = frame.locals.get_mut(i) {
+                *slot = Some(a.clone());
+            }
+        }
+        for (slot, expr) in &comp.body {
+            let v = frame.eval(expr).map_err(|d| KernelError::new(d.code, format!("in computation `{}`: {}", comp.name, d.message)))?;
+            if let Some(s) = frame.locals.get_mut(*slot) {
+                *s = Some(v);
+            }
+        }
+        frame
+            .eval(&comp.result)
+            .map_err(|d| KernelError::new(d.code, format!("in computation `{}`: {}", comp.name, d.message)))
+    }
+}

@@ -1,0 +1,111 @@
+//! The checked program: every expression typed, every op resolved to a kernel
+//! with its static attributes already validated. The evaluator runs this and
+//! never sees the surface syntax.
+
+use crate::ast::Span;
+use crate::diag::Diag;
+use crate::types::Type;
+use crate::value::Value;
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub stmts: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Let { name: String, expr: Expr },
+    /// Makes computation `id` callable; captures the top-level bindings it reads.
+    Comp(Arc<Comp>),
+    Assert(Assert),
+    Print(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Assert {
+    Equal { actual: Expr, expected: Expr },
+    Close { actual: Expr, expected: Expr, tol: f64 },
+    Holds(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Const(Value),
+    /// A top-level binding.
+    Global(String),
+    /// A computation's parameter or local binding, by slot.
+    Local(usize),
+    Op {
+        name: &'static str,
+        kernel: Arc<dyn Kernel>,
+        args: Vec<Expr>,
+    },
+    /// Calling a user computation directly: `mycomp(x, y)` or `Call(mycomp, x, y)`.
+    CallComp { comp: Arc<Comp>, args: Vec<Expr> },
+    Tuple(Vec<Expr>),
+}
+
+/// A checked `comp`: parameters occupy slots `0..params.len()`, its bindings the next slots.
+#[derive(Debug)]
+pub struct Comp {
+    pub id: usize,
+    pub name: String,
+    pub params: Vec<(String, Type)>,
+    pub ret: Type,
+    pub body: Vec<(usize, Expr)>,
+    pub result: Expr,
+    pub slots: usize,
+    pub span: Span,
+}
+
+/// What a kernel may ask of the evaluator.
+pub trait EvalCx {
+    /// Runs a computation on argument values.
+    fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError>;
+}
+
+/// A failure found while running (the checker proved everything it could).
+#[derive(Clone, Debug)]
+pub struct KernelError {
+    pub code: String,
+    pub message: String,
+}
+
+impl KernelError {
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        KernelError {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+    pub fn at(self, span: Span) -> Diag {
+        Diag::runtime(self.code, self.message, span)
+    }
+}
+
+/// An op with its static attributes resolved. `run` gets operand values in the
+/// order the op's checker pushed them; their types are the ones it checked.
+pub trait Kernel: Send + Sync {
+    fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError>;
+}
+
+impl fmt::Debug for dyn Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<kernel>")
+    }
+}

@@ -1,0 +1,118 @@
+//! Elementwise unary functions (spec/ops/unary.md). Each maps every element of
+//! one operand and keeps its shape; IsFinite returns pred.
+
+use super::common::{UnFn, UnaryKernel, apply1, describe_classes};
+use super::registry::{Checked, OpDef};
+use crate::check::call::CallCtx;
+use crate::diag::Diag;
+use crate::for_class;
+use crate::types::{ElemType, Type};
+use num_traits::Float;
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/ops/unary.md");
+
+fn un(f: UnFn) -> UnFn {
+    f
+}
+
+/// Round half to even, for any float type.
+fn round_even<T: Float>(x: T) -> T {
+    let r = x.round();
+    let two = T::one() + T::one();
+    if (r - x).abs() == T::one() / two {
+        two * (x / two).round()
+    } else {
+        r
+    }
+}
+
+/// sign(x): -1, 0 or 1; NaN stays NaN and zeros keep their sign.
+fn fsign<T: Float>(x: T) -> T {
+    if x.is_nan() || x == T::zero() { x } else { x.signum() }
+}
+
+fn logistic<T: Float>(x: T) -> T {
+    T::one() / (T::one() + (-x).exp())
+}
+
+fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], pred_out: bool) -> Result<Checked, Diag> {
+    let e = cx.require(Some(0), "operand")?;
+    let hint = if classes.contains(&"int") || classes.contains(&"sint") {
+        None
+    } else if classes.contains(&"float") {
+        Some(ElemType::F32)
+    } else {
+        None
+    };
+    // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
+    let hint = if crate::check::literal::is_weak(e) && !e_has_float(e) { hint } else { None };
+    let o = cx.push_operand(e, hint)?;
+    let t = cx.array(&o, "C1", "operand")?.clone();
+    let Some(f) = pick(t.elem) else {
+        return Err(cx
+            .err("C2", format!("{} is not defined on {}", cx.name(), t.elem), o.span.clone())
+            .with_label(format!("this is {t}"))
+            .with_note(format!("{} takes {}", cx.name(), describe_classes(classes))));
+    };
+    let elem = if pred_out { ElemType::Pred } else { t.elem };
+    Ok(Checked {
+        ty: Type::array(elem, t.dims.clone()),
+        kernel: Arc::new(UnaryKernel { f }),
+    })
+}
+
+fn e_has_float(e: &crate::ast::Expr) -> bool {
+    crate::check::literal::flatten(e)
+        .map(|f| f.atoms.iter().any(|a| a.is_float_text()))
+        .unwrap_or(false)
+}
+
+/// Declares unary ops: name, aliases, the classes it takes, and per class the element function.
+macro_rules! unary_ops {
+    ($( $name:literal [$($alias:literal),*] $rule:ident $pick:ident pred_out=$po:literal { $($class:ident => $f:expr),* } )*) => {
+        $(
+            fn $pick(e: ElemType) -> Option<UnFn> {
+                None $( .or_else(|| for_class!(e, T, [$class] => un(|a| apply1::<T, _>(a, $f)))) )*
+            }
+            fn $rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+                rule(cx, $pick, &[$(stringify!($class)),*], $po)
+            }
+        )*
+        pub const OPS: &[OpDef] = &[
+            $( OpDef {
+                name: $name,
+                aliases: &[$($alias),*],
+                signature: concat!($name, "(operand)"),
+                spec: SPEC,
+                rule: $rule,
+            }, )*
+        ];
+    };
+}
+
+unary_ops! {
+    "Abs" [] abs_rule abs pred_out=false { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x) }
+    "Neg" [] neg_rule neg pred_out=false { int => |x: T| x.wrapping_neg(), float => |x: T| -x }
+    "Sign" [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), uint => |x: T| (x != 0) as T, float => |x: T| fsign(x) }
+    "Not" ["LogicalNot"] not_rule not pred_out=false { int => |x: T| !x, pred => |x: T| !x }
+    "Ceil" [] ceil_rule ceil pred_out=false { float => |x: T| Float::ceil(x) }
+    "Floor" [] floor_rule floor pred_out=false { float => |x: T| Float::floor(x) }
+    "RoundNearestAfz" ["Round"] rafz_rule rafz pred_out=false { float => |x: T| Float::round(x) }
+    "RoundNearestEven" [] rne_rule rne pred_out=false { float => |x: T| round_even(x) }
+    "Exp" [] exp_rule exp pred_out=false { float => |x: T| Float::exp(x) }
+    "Expm1" [] expm1_rule expm1 pred_out=false { float => |x: T| Float::exp_m1(x) }
+    "Log" [] log_rule log pred_out=false { float => |x: T| Float::ln(x) }
+    "Log1p" [] log1p_rule log1p pred_out=false { float => |x: T| Float::ln_1p(x) }
+    "Logistic" [] logistic_rule logistic_k pred_out=false { float => |x: T| logistic(x) }
+    "Sqrt" [] sqrt_rule sqrt pred_out=false { float => |x: T| Float::sqrt(x) }
+    "Rsqrt" [] rsqrt_rule rsqrt pred_out=false { float => |x: T| Float::sqrt(x).recip() }
+    "Cbrt" [] cbrt_rule cbrt pred_out=false { float => |x: T| Float::cbrt(x) }
+    "Sin" [] sin_rule sin pred_out=false { float => |x: T| Float::sin(x) }
+    "Cos" [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
+    "Tan" [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
+    "Tanh" [] tanh_rule tanh pred_out=false { float => |x: T| Float::tanh(x) }
+    "IsFinite" [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
+    "PopulationCount" ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
+    "Clz" [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }
+}

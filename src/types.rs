@@ -1,0 +1,207 @@
+//! Element types, shapes and value types, shared by every stage.
+
+use std::fmt;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElemType {
+    Pred,
+    S8,
+    S16,
+    S32,
+    S64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl ElemType {
+    pub const ALL: [ElemType; 13] = [
+        ElemType::Pred,
+        ElemType::S8,
+        ElemType::S16,
+        ElemType::S32,
+        ElemType::S64,
+        ElemType::U8,
+        ElemType::U16,
+        ElemType::U32,
+        ElemType::U64,
+        ElemType::F16,
+        ElemType::BF16,
+        ElemType::F32,
+        ElemType::F64,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ElemType::Pred => "pred",
+            ElemType::S8 => "s8",
+            ElemType::S16 => "s16",
+            ElemType::S32 => "s32",
+            ElemType::S64 => "s64",
+            ElemType::U8 => "u8",
+            ElemType::U16 => "u16",
+            ElemType::U32 => "u32",
+            ElemType::U64 => "u64",
+            ElemType::F16 => "f16",
+            ElemType::BF16 => "bf16",
+            ElemType::F32 => "f32",
+            ElemType::F64 => "f64",
+        }
+    }
+
+    /// Parses an element type name; `PRED` is accepted beside `pred`, as in the docs.
+    pub fn parse(s: &str) -> Option<ElemType> {
+        if s == "PRED" {
+            return Some(ElemType::Pred);
+        }
+        ElemType::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    pub fn bit_width(self) -> u32 {
+        match self {
+            ElemType::Pred => 8,
+            ElemType::S8 | ElemType::U8 => 8,
+            ElemType::S16 | ElemType::U16 | ElemType::F16 | ElemType::BF16 => 16,
+            ElemType::S32 | ElemType::U32 | ElemType::F32 => 32,
+            ElemType::S64 | ElemType::U64 | ElemType::F64 => 64,
+        }
+    }
+
+    pub fn byte_size(self) -> usize {
+        (self.bit_width() / 8) as usize
+    }
+
+    pub fn is_pred(self) -> bool {
+        self == ElemType::Pred
+    }
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            ElemType::F16 | ElemType::BF16 | ElemType::F32 | ElemType::F64
+        )
+    }
+    pub fn is_signed_int(self) -> bool {
+        matches!(
+            self,
+            ElemType::S8 | ElemType::S16 | ElemType::S32 | ElemType::S64
+        )
+    }
+    pub fn is_unsigned_int(self) -> bool {
+        matches!(
+            self,
+            ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64
+        )
+    }
+    pub fn is_int(self) -> bool {
+        self.is_signed_int() || self.is_unsigned_int()
+    }
+}
+
+impl fmt::Display for ElemType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The type of an array: element type and dimension sizes (row-major, major to minor).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ArrayType {
+    pub elem: ElemType,
+    pub dims: Vec<usize>,
+}
+
+impl ArrayType {
+    pub fn new(elem: ElemType, dims: Vec<usize>) -> Self {
+        ArrayType { elem, dims }
+    }
+    pub fn scalar(elem: ElemType) -> Self {
+        ArrayType { elem, dims: vec![] }
+    }
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+    pub fn is_scalar(&self) -> bool {
+        self.dims.is_empty()
+    }
+    /// Element count; `None` on overflow (the checker reports that as a size error).
+    pub fn num_elements(&self) -> Option<usize> {
+        self.dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+    }
+    pub fn with_elem(&self, elem: ElemType) -> Self {
+        ArrayType {
+            elem,
+            dims: self.dims.clone(),
+        }
+    }
+}
+
+/// Writes dimension sizes in the docs' form: `4x2x3`.
+pub fn fmt_dims(dims: &[usize]) -> String {
+    dims.iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("x")
+}
+
+impl fmt::Display for ArrayType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.elem, fmt_dims(&self.dims))
+    }
+}
+
+/// The type of a value: an array or a tuple of values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Array(ArrayType),
+    Tuple(Vec<Type>),
+}
+
+impl Type {
+    pub fn array(elem: ElemType, dims: Vec<usize>) -> Type {
+        Type::Array(ArrayType::new(elem, dims))
+    }
+    pub fn scalar(elem: ElemType) -> Type {
+        Type::Array(ArrayType::scalar(elem))
+    }
+    pub fn as_array(&self) -> Option<&ArrayType> {
+        match self {
+            Type::Array(a) => Some(a),
+            Type::Tuple(_) => None,
+        }
+    }
+    /// Total bytes of every array in the value, `None` on overflow.
+    pub fn byte_size(&self) -> Option<usize> {
+        match self {
+            Type::Array(a) => a.num_elements()?.checked_mul(a.elem.byte_size()),
+            Type::Tuple(ts) => ts
+                .iter()
+                .try_fold(0usize, |acc, t| acc.checked_add(t.byte_size()?)),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Array(a) => a.fmt(f),
+            Type::Tuple(ts) => {
+                f.write_str("(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    t.fmt(f)?;
+                }
+                if ts.len() == 1 {
+                    f.write_str(",")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Turning the numbers a user wrote into elements of a given type, exactly.
+
+use super::{Array, CastFrom, Elem};
+use crate::types::ElemType;
+use half::{bf16, f16};
+use ndarray::{ArrayD, IxDyn};
+
+/// One literal element as written: sign folded in, text kept for exact parsing.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Atom {
+    Num {
+        text: String,
+        is_integer: bool,
+        negative: bool,
+    },
+    Bool(bool),
+}
+
+impl Atom {
+    pub fn is_float_text(&self) -> bool {
+        matches!(self, Atom::Num { is_integer: false, .. })
+    }
+}
+
+/// The range of an integer element type.
+pub fn int_bounds(elem: ElemType) -> Option<(i128, i128)> {
+    Some(match elem {
+        ElemType::S8 => (i8::MIN as i128, i8::MAX as i128),
+        ElemType::S16 => (i16::MIN as i128, i16::MAX as i128),
+        ElemType::S32 => (i32::MIN as i128, i32::MAX as i128),
+        ElemType::S64 => (i64::MIN as i128, i64::MAX as i128),
+        ElemType::U8 => (0, u8::MAX as i128),
+        ElemType::U16 => (0, u16::MAX as i128),
+        ElemType::U32 => (0, u32::MAX as i128),
+        ElemType::U64 => (0, u64::MAX as i128),
+        _ => return None,
+    })
+}
+
+/// Converts one atom to element type `elem`, as an f64/i128 pair the caller casts.
+enum Parsed {
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+}
+
+fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
+    match atom {
+        Atom::Bool(b) => {
+            if elem.is_pred() {
+                Ok(Parsed::Bool(*b))
+            } else {
+                Err(format!("`{b}` is not a {elem} value"))
+            }
+        }
+        Atom::Num {
+            text,
+            is_integer,
+            negative,
+        } => {
+            let shown = if *negative {
+                format!("-{text}")
+            } else {
+                text.clone()
+            };
+            if elem.is_pred() {
+                return Err(format!("`{shown}` is not a pred value (write true or false)"));
+            }
+            if let Some((lo, hi)) = int_bounds(elem) {
+                if !is_integer {
+                    return Err(format!("`{shown}` is not an integer, so it is not a {elem} value"));
+                }
+                let v: i128 = text
+                    .parse::<i128>()
+                    .map_err(|_| format!("`{shown}` is out of range for {elem} ({lo} to {hi})"))?;
+                let v = if *negative { -v } else { v };
+                if v < lo || v > hi {
+                    return Err(format!("`{shown}` is out of range for {elem} ({lo} to {hi})"));
+                }
+                return Ok(Parsed::Int(v));
+            }
+            // Float targets: parse the text directly in the target's own precision below.
+            let v: f64 = text
+                .parse::<f64>()
+                .map_err(|_| format!("`{shown}` is not a number"))?;
+            Ok(Parsed::Float(if *negative { -v } else { v }))
+        }
+    }
+}
+
+fn f32_exact(atom: &Atom) -> Option<f32> {
+    // Parsing straight to f32 rounds once; going through f64 could round twice.
+    if let Atom::Num { text, negative, .. } = atom {
+        let v: f32 = text.parse().ok()?;
+        Some(if *negative { -v } else { v })
+    } else {
+        None
+    }
+}
+
+fn convert<T: Elem>(atom: &Atom, elem: ElemType) -> Result<T, String> {
+    Ok(match parse_atom(atom, elem)? {
+        Parsed::Bool(b) => T::cast_from(b),
+        Parsed::Int(i) => {
+            if elem.is_unsigned_int() {
+                T::cast_from(i as u64)
+            } else {
+                T::cast_from(i as i64)
+            }
+        }
+        Parsed::Float(f) => match elem {
+            ElemType::F32 => T::cast_from(f32_exact(atom).unwrap_or(f as f32)),
+            ElemType::F16 => T::cast_from(f16::from_f64(f)),
+            ElemType::BF16 => T::cast_from(bf16::from_f64(f)),
+            _ => T::cast_from(f),
+        },
+    })
+}
+
+/// Builds an array of `elem` with `dims` from row-major atoms.
+/// On failure returns the index of the offending atom and why.
+pub fn build_array(elem: ElemType, dims: &[usize], atoms: &[Atom]) -> Result<Array, (usize, String)> {
+    fn build<T: Elem>(elem: ElemType, dims: &[usize], atoms: &[Atom]) -> Result<Array, (usize, String)> {
+        let mut out = Vec::with_capacity(atoms.len());
+        for (i, a) in atoms.iter().enumerate() {
+            out.push(convert::<T>(a, elem).map_err(|e| (i, e))?);
+        }
+        ArrayD::from_shape_vec(IxDyn(dims), out)
+            .map(Array::from_nd)
+            .map_err(|e| (0, format!("literal does not fill its shape: {e}")))
+    }
+    crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
+}
+
+/// A scalar array of any type holding an i64 (used for generated constants).
+pub fn scalar_from_i64(elem: ElemType, v: i64) -> Array {
+    crate::with_elem_type!(elem, T => Array::from_nd(ArrayD::from_elem(IxDyn(&[]), <T as CastFrom<i64>>::cast_from(v))))
+}
