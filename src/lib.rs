@@ -16,3 +16,4 @@ pub mod ops;
 pub mod eval;
 pub mod print;
 pub mod session;
+pub mod repl;

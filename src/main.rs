@@ -1,1 +1,7 @@
-fn main() {}
+//! The `xlet` command: the REPL, `xlet run FILE` and `xlet check FILE` (spec/commands.md).
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::main());
+}

@@ -1,0 +1,114 @@
+//! `xlet run` and `xlet check`.
+
+use super::Options;
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+use std::time::Duration;
+use xlet::ast::Span;
+use xlet::check::Limits;
+use xlet::diag::{line_col, render};
+use xlet::eval::Output;
+use xlet::ir;
+use xlet::print::{PrintOptions, format_value};
+use xlet::session::{Failure, Session};
+use xlet::value::Value;
+
+/// Reads a script: a path, or stdin for `-` or no path.
+fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
+    match file {
+        Some(p) if p != Path::new("-") => match std::fs::read_to_string(p) {
+            Ok(s) => Ok((p.display().to_string(), s)),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", p.display());
+                Err(3)
+            }
+        },
+        _ => {
+            let mut s = String::new();
+            match std::io::stdin().read_to_string(&mut s) {
+                Ok(_) => Ok(("<stdin>".to_string(), s)),
+                Err(e) => {
+                    eprintln!("error: cannot read standard input: {e}");
+                    Err(3)
+                }
+            }
+        }
+    }
+}
+
+fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
+    let color = !opts.no_color && std::io::stderr().is_terminal();
+    for d in &f.diags {
+        eprint!("{}", render(d, name, src, color));
+    }
+    let n = f.diags.len();
+    let what = match f.stage {
+        xlet::diag::Stage::Syntax => "syntax error",
+        xlet::diag::Stage::Check => "type/shape error",
+        xlet::diag::Stage::Runtime => "failure",
+    };
+    eprintln!("{name}: {n} {what}{}", if n == 1 { "" } else { "s" });
+    f.exit_code()
+}
+
+struct Printer {
+    opts: PrintOptions,
+    profile: Option<Vec<(Span, Duration)>>,
+}
+
+impl Output for Printer {
+    fn print(&mut self, value: &Value, _expr: &ir::Expr) {
+        println!("{}", format_value(value, &self.opts));
+    }
+    fn timed(&mut self, span: &Span, elapsed: Duration) {
+        if let Some(p) = &mut self.profile {
+            p.push((span.clone(), elapsed));
+        }
+    }
+}
+
+pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
+    let (name, src) = match read_source(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut session = Session::new(Limits { max_value_bytes: opts.max_bytes });
+    let mut out = Printer {
+        opts: PrintOptions { full: opts.full, ..Default::default() },
+        profile: profile.then(Vec::new),
+    };
+    let result = session.run(&src, &mut out);
+    if let Some(times) = &out.profile {
+        print_profile(times, &name, &src);
+    }
+    match result {
+        Ok(()) => 0,
+        Err(f) => report(&f, &name, &src, opts),
+    }
+}
+
+pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
+    let (name, src) = match read_source(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let session = Session::new(Limits { max_value_bytes: opts.max_bytes });
+    match session.check(&src) {
+        Ok(_) => 0,
+        Err(f) => report(&f, &name, &src, opts),
+    }
+}
+
+/// A table of wall time per statement, slowest marked, on stderr.
+fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
+    let total: Duration = times.iter().map(|(_, d)| *d).sum();
+    eprintln!("{:>12}  {:>6}  statement", "time", "share");
+    for (span, d) in times {
+        let (line, _) = line_col(src, span.start);
+        let text: String = src.get(span.clone()).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text };
+        let share = if total.as_nanos() > 0 { d.as_secs_f64() / total.as_secs_f64() * 100.0 } else { 0.0 };
+        eprintln!("{:>12}  {:>5.1}%  {name}:{line}: {text}", format!("{:.3?}", d), share);
+    }
+    eprintln!("{:>12}  {:>5.1}%  total", format!("{:.3?}", total), 100.0);
+}
