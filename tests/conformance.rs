@@ -1,1 +1,305 @@
-fn main() {}
+//! The conformance runner: one trial per `conformance/**/*.xlet`, named by its
+//! path relative to `conformance/` without the extension (`reshape/seed_reshape`).
+//!
+//! What a case is, is decided by the file:
+//!
+//! - **Negative**: its leading comment lines hold one or more
+//!   `// error: TEXT @ LINE` headers. It passes iff `Session::run` fails (at any
+//!   stage) and, for every header, some diagnostic has `TEXT` in its code or its
+//!   message and its primary span starts on `LINE` (1-based).
+//! - **Printing**: a sibling `CASE.stdout` exists. It passes iff the run succeeds
+//!   and the printed values (one per line, default print options, as `xlet run`
+//!   prints them) equal that file exactly.
+//! - **Positive**: anything else. It passes iff the run succeeds, and it must
+//!   contain at least one assertion (`then`, `produces:`, `>>>`, `==>`): a case
+//!   that cannot fail is itself a failure.
+//!
+//! Every trial runs on its own thread with a time limit, so a hang or a panic in
+//! the interpreter fails that one trial instead of the whole suite.
+//! Run with `cargo test --test conformance [FILTER]`.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+use xlet::ast::StmtKind;
+use xlet::check::Limits;
+use xlet::diag::{Diag, line_col, render};
+use xlet::eval::Output;
+use xlet::ir;
+use xlet::print::{PrintOptions, format_value};
+use xlet::session::Session;
+use xlet::value::Value;
+
+/// How long one case may run before it counts as hung.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    let trials = collect(&root);
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// `// error: TEXT @ LINE`: a diagnostic the case must produce.
+#[derive(Clone, Debug)]
+struct Expected {
+    text: String,
+    line: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Kind {
+    Negative(Vec<Expected>),
+    Printing(PathBuf),
+    Positive,
+}
+
+/// Every case under `root`, plus a failing trial for each problem with the tree
+/// itself (an unreadable file, a golden file with no case beside it).
+fn collect(root: &Path) -> Vec<Trial> {
+    let mut files = vec![];
+    let mut problems = vec![];
+    walk(root, &mut files, &mut problems);
+    files.sort();
+    let mut trials = vec![];
+    for path in &files {
+        let name = case_name(root, path);
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("xlet") => trials.push(case_trial(name, path.clone())),
+            Some("stdout") if !path.with_extension("xlet").is_file() => {
+                let p = path.clone();
+                trials.push(Trial::test(format!("{name}.stdout"), move || {
+                    Err(format!("golden file {} has no case {} beside it", p.display(), p.with_extension("xlet").display()).into())
+                }));
+            }
+            _ => {}
+        }
+    }
+    for (name, why) in problems {
+        trials.push(Trial::test(name, move || Err(why.clone().into())));
+    }
+    trials
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(String, String)>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push((format!("<{}>", dir.display()), format!("cannot read directory {}: {e}", dir.display())));
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, files, problems);
+        } else {
+            files.push(path);
+        }
+    }
+}
+
+/// `conformance/reshape/seed_reshape.xlet` → `reshape/seed_reshape`.
+fn case_name(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path).with_extension("");
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn case_trial(name: String, path: PathBuf) -> Trial {
+    // The kind is decided now so that the listing shows it; a file that cannot be
+    // read or has a malformed header becomes a trial that fails with the reason.
+    let src = std::fs::read_to_string(&path);
+    let kind = match &src {
+        Ok(s) => headers(s).map(|h| {
+            let golden = path.with_extension("stdout");
+            if !h.is_empty() {
+                Kind::Negative(h)
+            } else if golden.is_file() {
+                Kind::Printing(golden)
+            } else {
+                Kind::Positive
+            }
+        }),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let label = match &kind {
+        Ok(Kind::Negative(_)) => "negative",
+        Ok(Kind::Printing(_)) => "printing",
+        Ok(Kind::Positive) => "positive",
+        Err(_) => "broken",
+    };
+    let display = format!("conformance/{name}.xlet");
+    Trial::test(name, move || {
+        let src = src.map_err(|e| Failed::from(format!("cannot read {}: {e}", path.display())))?;
+        let kind = kind.map_err(Failed::from)?;
+        with_timeout(move || run_case(&display, &src, &kind))
+    })
+    .with_kind(label)
+}
+
+/// The `// error: TEXT @ LINE` headers among the file's leading comment lines
+/// (blank lines may sit between them; the first other line ends the header).
+fn headers(src: &str) -> Result<Vec<Expected>, String> {
+    let mut out = vec![];
+    for (i, line) in src.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let Some(comment) = t.strip_prefix("//") else {
+            break;
+        };
+        let Some(rest) = comment.trim_start().strip_prefix("error:") else {
+            continue;
+        };
+        let malformed = || format!("line {}: malformed header {t:?}: write `// error: TEXT @ LINE`", i + 1);
+        let (text, at) = rest.rsplit_once('@').ok_or_else(malformed)?;
+        let text = text.trim();
+        let line: usize = at.trim().parse().map_err(|_| malformed())?;
+        if text.is_empty() || line == 0 {
+            return Err(malformed());
+        }
+        out.push(Expected { text: text.to_string(), line });
+    }
+    Ok(out)
+}
+
+/// Runs `f` on its own thread; a panic or a run past `TIMEOUT` fails the trial.
+fn with_timeout(f: impl FnOnce() -> Result<(), String> + Send + 'static) -> Result<(), Failed> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("conformance-case".into())
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+            let _ = tx.send(r);
+        });
+    if let Err(e) = spawned {
+        return Err(format!("cannot start the case's thread: {e}").into());
+    }
+    match rx.recv_timeout(TIMEOUT) {
+        Ok(Ok(Ok(()))) => Ok(()),
+        Ok(Ok(Err(msg))) => Err(msg.into()),
+        Ok(Err(panic)) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "(no message)".into());
+            Err(format!("the interpreter panicked: {what}").into())
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("timed out after {} s", TIMEOUT.as_secs()).into()),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the case's thread ended without a result".into()),
+    }
+}
+
+/// Collects printed values the way `xlet run` prints them.
+#[derive(Default)]
+struct Capture {
+    text: String,
+}
+
+impl Output for Capture {
+    fn print(&mut self, value: &Value, _expr: &ir::Expr) {
+        self.text.push_str(&format_value(value, &PrintOptions::default()));
+        self.text.push('\n');
+    }
+}
+
+fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
+    diags.iter().map(|d| render(d, file, src, false)).collect::<Vec<_>>().concat()
+}
+
+fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
+    let mut session = Session::new(Limits::default());
+    let mut out = Capture::default();
+    let result = session.run(src, &mut out);
+    match kind {
+        Kind::Negative(expected) => {
+            let failure = match result {
+                Ok(()) => {
+                    let want: Vec<String> = expected.iter().map(|e| format!("`{}` at line {}", e.text, e.line)).collect();
+                    return Err(format!(
+                        "expected the run to fail with {}, but it succeeded",
+                        want.join(" and ")
+                    ));
+                }
+                Err(f) => f,
+            };
+            let missing: Vec<&Expected> = expected
+                .iter()
+                .filter(|e| {
+                    !failure.diags.iter().any(|d| {
+                        (d.code.contains(&e.text) || d.message.contains(&e.text)) && line_col(src, d.span.start).0 == e.line
+                    })
+                })
+                .collect();
+            if missing.is_empty() {
+                return Ok(());
+            }
+            let mut msg = String::new();
+            for m in &missing {
+                let _ = writeln!(msg, "expected a diagnostic with `{}` in its code or message, starting on line {}", m.text, m.line);
+            }
+            let _ = writeln!(msg, "the run failed at the {:?} stage with these diagnostics instead:", failure.stage);
+            for d in &failure.diags {
+                let _ = writeln!(msg, "  line {}: {}", line_col(src, d.span.start).0, d.headline());
+            }
+            msg.push('\n');
+            msg.push_str(&rendered(&failure.diags, file, src));
+            Err(msg)
+        }
+        Kind::Printing(golden) => {
+            if let Err(f) = result {
+                return Err(format!("expected the run to succeed, but it failed:\n{}", rendered(&f.diags, file, src)));
+            }
+            let want = std::fs::read_to_string(golden).map_err(|e| format!("cannot read {}: {e}", golden.display()))?;
+            if out.text == want {
+                return Ok(());
+            }
+            Err(format!(
+                "printed output differs from {}\n{}\n--- expected ---\n{want}--- printed ---\n{}",
+                golden.display(),
+                first_difference(&want, &out.text),
+                out.text
+            ))
+        }
+        Kind::Positive => {
+            if let Err(f) = result {
+                return Err(format!("expected the run to succeed, but it failed:\n{}", rendered(&f.diags, file, src)));
+            }
+            let asserts = match xlet::syntax::parse(src) {
+                Ok(p) => p.stmts.iter().filter(|s| matches!(s.kind, StmtKind::Assert(_))).count(),
+                Err(d) => return Err(format!("the case ran but does not parse on its own:\n{}", rendered(&d, file, src))),
+            };
+            if asserts == 0 {
+                return Err("a positive case must assert something (`then`, `produces:`, `>>>` or `==>`); \
+                            a case that cannot fail tests nothing"
+                    .into());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Says on which line two texts first differ.
+fn first_difference(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
+    for i in 0..w.len().max(g.len()) {
+        let (a, b) = (w.get(i), g.get(i));
+        if a != b {
+            return format!(
+                "first difference at line {}:\n  expected: {}\n  printed:  {}",
+                i + 1,
+                a.map(|s| format!("{s:?}")).unwrap_or_else(|| "(nothing)".into()),
+                b.map(|s| format!("{s:?}")).unwrap_or_else(|| "(nothing)".into())
+            );
+        }
+    }
+    "the texts differ".into()
+}

@@ -361,6 +361,14 @@ impl<'s> Checker<'s> {
                 };
                 self.literal(value, Some(at.elem), Some((declared_dims, span.clone())))
             }
+            // The docs name variables `pred`; a bare element-type name is a variable when bound.
+            ExprKind::Type(TypeExpr { kind: TypeExprKind::Array { elem, dims: None }, .. })
+                if self.is_bound(self.src.get(span.clone()).unwrap_or("")) || self.is_bound(elem.name()) =>
+            {
+                let written = self.src.get(span.clone()).unwrap_or("");
+                let name = if self.is_bound(written) { written } else { elem.name() };
+                self.var(&name.to_string(), span)
+            }
             ExprKind::Type(t) => Err(Diag::check("type", "a type is not a value here", t.span.clone())
                 .with_label("a type")
                 .with_help("to write a value of this type, follow it with the value: f32[2] {1, 2}")),
@@ -458,6 +466,10 @@ impl<'s> Checker<'s> {
             kind: ir::ExprKind::CallComp { comp: comp.clone(), args: checked },
             span,
         })
+    }
+
+    fn is_bound(&self, name: &str) -> bool {
+        self.local.as_ref().is_some_and(|l| l.names.contains_key(name)) || self.env.globals.contains_key(name)
     }
 
     fn var(&mut self, name: &str, span: Span) -> Result<ir::Expr, Diag> {
