@@ -102,6 +102,10 @@ impl KernelError {
 /// order the op's checker pushed them; their types are the ones it checked.
 pub trait Kernel: Send + Sync {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError>;
+    /// Elementwise kernels say so, so that the evaluator can fuse them.
+    fn as_elementwise(&self) -> Option<&crate::kernels::fused::ElementwiseKernel> {
+        None
+    }
 }
 
 impl fmt::Debug for dyn Kernel {

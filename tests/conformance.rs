@@ -6,7 +6,9 @@
 //! - **Negative**: its leading comment lines hold one or more
 //!   `// error: TEXT @ LINE` headers. It passes iff `Session::run` fails (at any
 //!   stage) and, for every header, some diagnostic has `TEXT` in its code or its
-//!   message and its primary span starts on `LINE` (1-based).
+//!   message and its primary span starts on `LINE` (1-based). A header
+//!   `// help: TEXT @ LINE` further requires a diagnostic on `LINE` whose help
+//!   contains `TEXT` (for cases about what an error suggests).
 //! - **Printing**: a sibling `CASE.stdout` exists. It passes iff the run succeeds
 //!   and the printed values (one per line, default print options, as `xlet run`
 //!   prints them) equal that file exactly.
@@ -42,11 +44,32 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-/// `// error: TEXT @ LINE`: a diagnostic the case must produce.
+/// `// error: TEXT @ LINE` or `// help: TEXT @ LINE`: a diagnostic the case must produce.
 #[derive(Clone, Debug)]
 struct Expected {
+    /// True for `help:` (TEXT is looked for in the help), false for `error:` (code or message).
+    help: bool,
     text: String,
     line: usize,
+}
+
+impl Expected {
+    fn matches(&self, d: &Diag, src: &str) -> bool {
+        let found = if self.help {
+            d.help.as_deref().is_some_and(|h| h.contains(&self.text))
+        } else {
+            d.code.contains(&self.text) || d.message.contains(&self.text)
+        };
+        found && line_col(src, d.span.start).0 == self.line
+    }
+
+    fn describe(&self) -> String {
+        if self.help {
+            format!("a diagnostic on line {} whose help contains `{}`", self.line, self.text)
+        } else {
+            format!("a diagnostic on line {} with `{}` in its code or message", self.line, self.text)
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -142,8 +165,9 @@ fn case_trial(name: String, path: PathBuf) -> Trial {
     .with_kind(label)
 }
 
-/// The `// error: TEXT @ LINE` headers among the file's leading comment lines
-/// (blank lines may sit between them; the first other line ends the header).
+/// The `// error: TEXT @ LINE` and `// help: TEXT @ LINE` headers among the
+/// file's leading comment lines (blank lines may sit between them; the first
+/// other line ends the header). A file with only `help:` headers is a mistake.
 fn headers(src: &str) -> Result<Vec<Expected>, String> {
     let mut out = vec![];
     for (i, line) in src.lines().enumerate() {
@@ -154,7 +178,12 @@ fn headers(src: &str) -> Result<Vec<Expected>, String> {
         let Some(comment) = t.strip_prefix("//") else {
             break;
         };
-        let Some(rest) = comment.trim_start().strip_prefix("error:") else {
+        let comment = comment.trim_start();
+        let (help, rest) = if let Some(r) = comment.strip_prefix("error:") {
+            (false, r)
+        } else if let Some(r) = comment.strip_prefix("help:") {
+            (true, r)
+        } else {
             continue;
         };
         let malformed = || format!("line {}: malformed header {t:?}: write `// error: TEXT @ LINE`", i + 1);
@@ -164,7 +193,10 @@ fn headers(src: &str) -> Result<Vec<Expected>, String> {
         if text.is_empty() || line == 0 {
             return Err(malformed());
         }
-        out.push(Expected { text: text.to_string(), line });
+        out.push(Expected { help, text: text.to_string(), line });
+    }
+    if !out.is_empty() && out.iter().all(|e| e.help) {
+        return Err("a `// help:` header needs at least one `// error:` header beside it".into());
     }
     Ok(out)
 }
@@ -223,32 +255,28 @@ fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
         Kind::Negative(expected) => {
             let failure = match result {
                 Ok(()) => {
-                    let want: Vec<String> = expected.iter().map(|e| format!("`{}` at line {}", e.text, e.line)).collect();
-                    return Err(format!(
-                        "expected the run to fail with {}, but it succeeded",
-                        want.join(" and ")
-                    ));
+                    let want: Vec<String> = expected.iter().map(Expected::describe).collect();
+                    return Err(format!("expected the run to fail with {}, but it succeeded", want.join("; and ")));
                 }
                 Err(f) => f,
             };
             let missing: Vec<&Expected> = expected
                 .iter()
-                .filter(|e| {
-                    !failure.diags.iter().any(|d| {
-                        (d.code.contains(&e.text) || d.message.contains(&e.text)) && line_col(src, d.span.start).0 == e.line
-                    })
-                })
+                .filter(|e| !failure.diags.iter().any(|d| e.matches(d, src)))
                 .collect();
             if missing.is_empty() {
                 return Ok(());
             }
             let mut msg = String::new();
             for m in &missing {
-                let _ = writeln!(msg, "expected a diagnostic with `{}` in its code or message, starting on line {}", m.text, m.line);
+                let _ = writeln!(msg, "expected {}", m.describe());
             }
             let _ = writeln!(msg, "the run failed at the {:?} stage with these diagnostics instead:", failure.stage);
             for d in &failure.diags {
                 let _ = writeln!(msg, "  line {}: {}", line_col(src, d.span.start).0, d.headline());
+                if let Some(h) = &d.help {
+                    let _ = writeln!(msg, "          help: {h}");
+                }
             }
             msg.push('\n');
             msg.push_str(&rendered(&failure.diags, file, src));

@@ -6,6 +6,7 @@
 //! REPL cancels a running evaluation without leaving the session.
 
 pub mod assert;
+pub mod fuse;
 
 use crate::ast::Span;
 use crate::diag::Diag;
@@ -114,6 +115,13 @@ impl Frame<'_> {
                 .ok_or_else(|| Diag::runtime("internal", "internal error: unset local", e.span.clone())),
             ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?)),
             ExprKind::Op { kernel, args, .. } => {
+                if let Some(plan) = kernel.as_elementwise().and_then(|k| fuse::plan(k, args)) {
+                    let vals = plan.leaves.iter().map(|(l, _)| self.eval(l)).collect::<Result<Vec<_>, _>>()?;
+                    if INTERRUPTED.load(Ordering::Relaxed) {
+                        return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
+                    }
+                    return fuse::run(&plan, &vals).map(Value::Array).map_err(|k| k.at(e.span.clone()));
+                }
                 let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));

@@ -1,6 +1,8 @@
 //! Generic kernels over strided views; element types are type parameters.
 
+pub mod fused;
+pub mod math;
 pub mod strided;
 pub mod transpose_copy;
 
-pub use strided::{GRAIN, Src, map1, map2, map3, materialize};
+pub use strided::{GRAIN, Gather, Src, map1, map2, map3, materialize};

@@ -155,6 +155,68 @@ impl<const N: usize> Cursor<N> {
     }
 }
 
+/// Fills `chunk`, the output elements `start..start + chunk.len()` in row-major
+/// order, by calling `run(out_slice, offsets, inner_strides)` on each inner run.
+pub(super) fn walk_runs<O, const N: usize>(
+    plan: &Plan<N>,
+    start: usize,
+    chunk: &mut [MaybeUninit<O>],
+    run: &impl Fn(&mut [MaybeUninit<O>], [isize; N], [isize; N]),
+) {
+    let inner = *plan.dims.last().unwrap_or(&1);
+    let inner_strides: [isize; N] = std::array::from_fn(|o| *plan.strides[o].last().unwrap_or(&0));
+    let mut cur = Cursor::at(plan, start / inner);
+    let mut col = start % inner;
+    let mut done = 0;
+    while done < chunk.len() {
+        let len = (inner - col).min(chunk.len() - done);
+        let offs: [isize; N] = std::array::from_fn(|o| cur.offs[o] + col as isize * inner_strides[o]);
+        run(&mut chunk[done..done + len], offs, inner_strides);
+        done += len;
+        col += len;
+        if col == inner {
+            col = 0;
+            cur.next_row(plan);
+        }
+    }
+}
+
+/// Reads a strided view in output order, a range at a time (the leaves of a fused evaluation).
+pub struct Gather<'a, T> {
+    src: Src<'a, T>,
+    plan: Plan<1>,
+}
+
+impl<'a, T: Copy> Gather<'a, T> {
+    pub fn new(out_dims: &[usize], src: Src<'a, T>) -> Self {
+        let plan = plan(out_dims, [&src.strides]);
+        Gather { src, plan }
+    }
+
+    /// Writes output elements `start..start + out.len()` of the view into `out`.
+    pub fn fill(&self, start: usize, out: &mut [MaybeUninit<T>]) {
+        let ptr = self.src.ptr;
+        walk_runs(&self.plan, start, out, &|run: &mut [MaybeUninit<T>], [o]: [isize; 1], [s]: [isize; 1]| unsafe {
+            let p = ptr.offset(o);
+            if s == 1 {
+                let xs = std::slice::from_raw_parts(p, run.len());
+                for (d, &x) in run.iter_mut().zip(xs) {
+                    d.write(x);
+                }
+            } else if s == 0 {
+                let x = *p;
+                for d in run.iter_mut() {
+                    d.write(x);
+                }
+            } else {
+                for (i, d) in run.iter_mut().enumerate() {
+                    d.write(*p.offset(i as isize * s));
+                }
+            }
+        });
+    }
+}
+
 /// Fills `n` output elements by calling `run(out_slice, offsets, inner_strides)` on
 /// each inner run, serially or with rayon, and returns them as an array of `out_dims`.
 fn drive<O: Send, const N: usize>(
@@ -166,26 +228,7 @@ fn drive<O: Send, const N: usize>(
     let mut out: Vec<O> = Vec::with_capacity(n);
     if n > 0 {
         let plan = plan(out_dims, strides);
-        let inner = *plan.dims.last().unwrap_or(&1);
-        let inner_strides: [isize; N] =
-            std::array::from_fn(|o| *plan.strides[o].last().unwrap_or(&0));
-        let fill = |start: usize, chunk: &mut [MaybeUninit<O>]| {
-            let mut cur = Cursor::at(&plan, start / inner);
-            let mut col = start % inner;
-            let mut done = 0;
-            while done < chunk.len() {
-                let len = (inner - col).min(chunk.len() - done);
-                let offs: [isize; N] =
-                    std::array::from_fn(|o| cur.offs[o] + col as isize * inner_strides[o]);
-                run(&mut chunk[done..done + len], offs, inner_strides);
-                done += len;
-                col += len;
-                if col == inner {
-                    col = 0;
-                    cur.next_row(&plan);
-                }
-            }
-        };
+        let fill = |start: usize, chunk: &mut [MaybeUninit<O>]| walk_runs(&plan, start, chunk, &run);
         let buf = &mut out.spare_capacity_mut()[..n];
         if n < GRAIN {
             fill(0, buf);

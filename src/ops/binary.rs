@@ -2,7 +2,7 @@
 //! Add Sub Mul Div Rem Max Min Pow Atan2 And Or Xor ShiftLeft
 //! ShiftRightArithmetic ShiftRightLogical. Numbers follow spec/numerics.md.
 
-use super::common::{BinFn, BinaryKernel, apply2, describe_classes};
+use super::common::describe_classes;
 use super::registry::{Checked, OpDef};
 use crate::check::broadcast::{BinaryShape, BroadcastDims, Side, binary_shape};
 use crate::check::call::CallCtx;
@@ -10,14 +10,12 @@ use crate::diag::Diag;
 use crate::for_class;
 use crate::types::{ElemType, Type};
 use num_traits::Float;
+use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 use std::sync::Arc;
 
-const SPEC: &str = include_str!("../../spec/ops/binary.md");
+type BinFn = Arc<dyn ElementwiseFn>;
 
-/// Gives a closure the fn-pointer type of a binary kernel.
-fn bin(f: BinFn) -> BinFn {
-    f
-}
+const SPEC: &str = include_str!("../../spec/ops/binary.md");
 
 /// The checked operands of a binary elementwise op: constraints C1 to C6 of spec/ops/binary.md.
 pub fn binary_operands(cx: &mut CallCtx) -> Result<(ElemType, BinaryShape), Diag> {
@@ -60,7 +58,12 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<BinFn>, classes: &[&str])
     };
     Ok(Checked {
         ty: Type::array(elem, shape.out_dims.clone()),
-        kernel: Arc::new(BinaryKernel { shape, f }),
+        kernel: Arc::new(ElementwiseKernel {
+            f,
+            maps: vec![shape.lhs_map, shape.rhs_map],
+            out_dims: shape.out_dims,
+            out_elem: elem,
+        }),
     })
 }
 
@@ -114,80 +117,80 @@ macro_rules! int_pow {
 }
 
 fn add(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x.wrapping_add(y))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x + y))))
-        .or_else(|| for_class!(e, T, [pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x | y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_add(y)))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x + y)))
+        .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x | y)))
 }
 fn sub(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x.wrapping_sub(y))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x - y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_sub(y)))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x - y)))
 }
 fn mul(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x.wrapping_mul(y))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x * y))))
-        .or_else(|| for_class!(e, T, [pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x & y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_mul(y)))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x * y)))
+        .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x & y)))
 }
 fn div(e: ElemType) -> Option<BinFn> {
     // x/0 is -1 for signed and all ones for unsigned; MIN / -1 wraps to MIN.
-    for_class!(e, T, [sint] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| if y == 0 { -1 } else { x.wrapping_div(y) })))
-        .or_else(|| for_class!(e, T, [uint] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| if y == 0 { T::MAX } else { x / y }))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x / y))))
+    for_class!(e, T, [sint] => binary::<T, T, _>(|x, y| if y == 0 { -1 } else { x.wrapping_div(y) }))
+        .or_else(|| for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| if y == 0 { T::MAX } else { x / y })))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x / y)))
 }
 fn rem(e: ElemType) -> Option<BinFn> {
     // x%0 is x; MIN % -1 is 0; the sign follows the dividend (fmod for floats).
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| if y == 0 { x } else { x.wrapping_rem(y) })))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x % y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| if y == 0 { x } else { x.wrapping_rem(y) }))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x % y)))
 }
 fn max(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x.max(y))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, fmax))))
-        .or_else(|| for_class!(e, T, [pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x | y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.max(y)))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(fmax)))
+        .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x | y)))
 }
 fn min(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x.min(y))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, fmin))))
-        .or_else(|| for_class!(e, T, [pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x & y))))
+    for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.min(y)))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(fmin)))
+        .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x & y)))
 }
 fn pow(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [sint] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| int_pow!(T, x, y, signed))))
-        .or_else(|| for_class!(e, T, [uint] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| int_pow!(T, x, y, unsigned)))))
-        .or_else(|| for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| Float::powf(x, y)))))
+    for_class!(e, T, [sint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, signed)))
+        .or_else(|| for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, unsigned))))
+        .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| Float::powf(x, y))))
 }
 fn atan2(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [float] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| Float::atan2(x, y))))
+    for_class!(e, T, [float] => binary::<T, T, _>(|x, y| Float::atan2(x, y)))
 }
 fn and(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int, pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x & y)))
+    for_class!(e, T, [int, pred] => binary::<T, T, _>(|x, y| x & y))
 }
 fn or(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int, pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x | y)))
+    for_class!(e, T, [int, pred] => binary::<T, T, _>(|x, y| x | y))
 }
 fn xor(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int, pred] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| x ^ y)))
+    for_class!(e, T, [int, pred] => binary::<T, T, _>(|x, y| x ^ y))
 }
 // Shift amounts are read as unsigned: any amount >= the bit width (negative ones included)
 // shifts everything out.
 fn shift_left(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| {
+    for_class!(e, T, [int] => binary::<T, T, _>(|x: T, y: T| {
         let bits = T::BITS as u64;
         if (y as u64) >= bits { 0 } else { ((x as u64) << (y as u64)) as T }
-    })))
+    }))
 }
 fn shift_right_logical(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| {
+    for_class!(e, T, [int] => binary::<T, T, _>(|x: T, y: T| {
         let bits = T::BITS as u64;
         let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
         if (y as u64) >= bits { 0 } else { (((x as u64) & mask) >> (y as u64)) as T }
-    })))
+    }))
 }
 fn shift_right_arithmetic(e: ElemType) -> Option<BinFn> {
-    for_class!(e, T, [int] => bin(|a, b, s| apply2::<T, T>(a, b, s, |x, y| {
+    for_class!(e, T, [int] => binary::<T, T, _>(|x: T, y: T| {
         // Sign-extend the bit pattern (unsigned types too), then shift by at most width-1.
         let bits = T::BITS as u64;
         let wide = (((x as u64) << (64 - bits)) as i64) >> (64 - bits);
         let amount = if (y as u64) >= bits { bits - 1 } else { y as u64 };
         (wide >> amount) as T
-    })))
+    }))
 }
 
 macro_rules! binary_ops {

@@ -2,13 +2,15 @@
 //! broadcasting rules, a pred result, and an optional comparison `type`.
 
 use super::binary::binary_operands;
-use super::common::{BinFn, BinaryKernel, apply2};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
 use crate::types::{ElemType, Type};
+use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 use std::sync::Arc;
+
+type BinFn = Arc<dyn ElementwiseFn>;
 
 const SPEC: &str = include_str!("../../spec/ops/compare.md");
 
@@ -20,10 +22,6 @@ enum Cmp {
     Le,
     Gt,
     Ge,
-}
-
-fn bin(f: BinFn) -> BinFn {
-    f
 }
 
 /// The key that orders floats totally: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN.
@@ -51,12 +49,12 @@ fn partial(c: Cmp, e: ElemType) -> Option<BinFn> {
     macro_rules! pick {
         ($T:ident) => {
             match c {
-                Cmp::Eq => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x == y)),
-                Cmp::Ne => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x != y)),
-                Cmp::Lt => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x < y)),
-                Cmp::Le => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x <= y)),
-                Cmp::Gt => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x > y)),
-                Cmp::Ge => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| x >= y)),
+                Cmp::Eq => binary::<$T, bool, _>(|x, y| x == y),
+                Cmp::Ne => binary::<$T, bool, _>(|x, y| x != y),
+                Cmp::Lt => binary::<$T, bool, _>(|x, y| x < y),
+                Cmp::Le => binary::<$T, bool, _>(|x, y| x <= y),
+                Cmp::Gt => binary::<$T, bool, _>(|x, y| x > y),
+                Cmp::Ge => binary::<$T, bool, _>(|x, y| x >= y),
             }
         };
     }
@@ -68,12 +66,12 @@ fn total(c: Cmp, e: ElemType) -> Option<BinFn> {
     macro_rules! pick {
         ($T:ty, $I:ty) => {
             match c {
-                Cmp::Eq => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) == total_key!(y, $I))),
-                Cmp::Ne => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) != total_key!(y, $I))),
-                Cmp::Lt => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) < total_key!(y, $I))),
-                Cmp::Le => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) <= total_key!(y, $I))),
-                Cmp::Gt => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) > total_key!(y, $I))),
-                Cmp::Ge => bin(|a, b, s| apply2::<$T, bool>(a, b, s, |x, y| total_key!(x, $I) >= total_key!(y, $I))),
+                Cmp::Eq => binary::<$T, bool, _>(|x, y| total_key!(x, $I) == total_key!(y, $I)),
+                Cmp::Ne => binary::<$T, bool, _>(|x, y| total_key!(x, $I) != total_key!(y, $I)),
+                Cmp::Lt => binary::<$T, bool, _>(|x, y| total_key!(x, $I) < total_key!(y, $I)),
+                Cmp::Le => binary::<$T, bool, _>(|x, y| total_key!(x, $I) <= total_key!(y, $I)),
+                Cmp::Gt => binary::<$T, bool, _>(|x, y| total_key!(x, $I) > total_key!(y, $I)),
+                Cmp::Ge => binary::<$T, bool, _>(|x, y| total_key!(x, $I) >= total_key!(y, $I)),
             }
         };
     }
@@ -108,7 +106,12 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
     let f = f.ok_or_else(|| cx.err("C3", format!("{} is not defined on {elem}", cx.name()), cx.span.clone()))?;
     Ok(Checked {
         ty: Type::array(ElemType::Pred, shape.out_dims.clone()),
-        kernel: Arc::new(BinaryKernel { shape, f }),
+        kernel: Arc::new(ElementwiseKernel {
+            f,
+            maps: vec![shape.lhs_map, shape.rhs_map],
+            out_dims: shape.out_dims,
+            out_elem: ElemType::Pred,
+        }),
     })
 }
 

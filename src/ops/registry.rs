@@ -35,6 +35,16 @@ const MODULES: &[&[OpDef]] = &[
     super::compare::OPS,
     super::unary::OPS,
     super::reshape::OPS,
+    super::broadcast::OPS,
+    super::broadcast_in_dim::OPS,
+    super::clamp::OPS,
+    super::collapse::OPS,
+    super::convert_element_type::OPS,
+    super::get_tuple_element::OPS,
+    super::iota::OPS,
+    super::select::OPS,
+    super::transpose::OPS,
+    super::tuple::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =

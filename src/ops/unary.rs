@@ -1,20 +1,20 @@
 //! Elementwise unary functions (spec/ops/unary.md). Each maps every element of
 //! one operand and keeps its shape; IsFinite returns pred.
 
-use super::common::{UnFn, UnaryKernel, apply1, describe_classes};
+use super::common::describe_classes;
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
 use crate::types::{ElemType, Type};
+use crate::kernels::math::Tanh;
 use num_traits::Float;
+use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
 use std::sync::Arc;
 
-const SPEC: &str = include_str!("../../spec/ops/unary.md");
+type UnFn = Arc<dyn ElementwiseFn>;
 
-fn un(f: UnFn) -> UnFn {
-    f
-}
+const SPEC: &str = include_str!("../../spec/ops/unary.md");
 
 /// Round half to even, for any float type.
 fn round_even<T: Float>(x: T) -> T {
@@ -58,7 +58,12 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], 
     let elem = if pred_out { ElemType::Pred } else { t.elem };
     Ok(Checked {
         ty: Type::array(elem, t.dims.clone()),
-        kernel: Arc::new(UnaryKernel { f }),
+        kernel: Arc::new(ElementwiseKernel {
+            f,
+            maps: vec![(0..t.rank()).collect()],
+            out_dims: t.dims.clone(),
+            out_elem: elem,
+        }),
     })
 }
 
@@ -73,7 +78,7 @@ macro_rules! unary_ops {
     ($( $name:literal [$($alias:literal),*] $rule:ident $pick:ident pred_out=$po:literal { $($class:ident => $f:expr),* } )*) => {
         $(
             fn $pick(e: ElemType) -> Option<UnFn> {
-                None $( .or_else(|| for_class!(e, T, [$class] => un(|a| apply1::<T, _>(a, $f)))) )*
+                None $( .or_else(|| for_class!(e, T, [$class] => unary::<T, _, _>($f))) )*
             }
             fn $rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 rule(cx, $pick, &[$(stringify!($class)),*], $po)
@@ -111,7 +116,7 @@ unary_ops! {
     "Sin" [] sin_rule sin pred_out=false { float => |x: T| Float::sin(x) }
     "Cos" [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
     "Tan" [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
-    "Tanh" [] tanh_rule tanh pred_out=false { float => |x: T| Float::tanh(x) }
+    "Tanh" [] tanh_rule tanh pred_out=false { float => |x: T| x.tanh_elem() }
     "IsFinite" [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
     "PopulationCount" ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
     "Clz" [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }

@@ -1,0 +1,188 @@
+//! Fusing trees of elementwise ops into one pass (spec/performance.md).
+//!
+//! When an elementwise op's operand is itself an elementwise op of the same
+//! output shape (placed without broadcasting), the two need not meet in
+//! memory: the evaluator flattens such a tree into steps, evaluates the
+//! non-elementwise operands (the leaves) normally, and then runs every step on
+//! one chunk of the output at a time, in parallel over chunks. Leaves are read
+//! through their stride-0 broadcast views. Results are bit-identical to the
+//! unfused evaluation: each element goes through the same functions in the
+//! same order.
+
+use crate::ir::{self, ExprKind, KernelError};
+use crate::kernels::GRAIN;
+use crate::kernels::fused::{CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, empty_chunk, leaf};
+use crate::value::{Array, Value};
+use ndarray::{ArrayD, IxDyn};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Fusion can be switched off (tests compare the two paths; benches measure both).
+pub static ENABLED: AtomicBool = AtomicBool::new(true);
+
+enum Input {
+    Leaf(usize),
+    Step(usize),
+}
+
+struct Step<'e> {
+    k: &'e ElementwiseKernel,
+    inputs: Vec<Input>,
+}
+
+/// A flattened tree: steps in post-order (the root last) and the leaf expressions
+/// with the map that places each in the output.
+pub struct Plan<'e> {
+    steps: Vec<Step<'e>>,
+    pub leaves: Vec<(&'e ir::Expr, Vec<usize>)>,
+}
+
+fn is_identity(map: &[usize], rank: usize) -> bool {
+    map.len() == rank && map.iter().enumerate().all(|(i, &d)| i == d)
+}
+
+/// The fusion plan rooted at `k` applied to `args`, if at least one operand fuses.
+pub fn plan<'e>(k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> Option<Plan<'e>> {
+    if !ENABLED.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut p = Plan {
+        steps: vec![],
+        leaves: vec![],
+    };
+    add(&mut p, k, args);
+    (p.steps.len() > 1).then_some(p)
+}
+
+fn add<'e>(p: &mut Plan<'e>, k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> usize {
+    let mut inputs = Vec::with_capacity(args.len());
+    for (a, map) in args.iter().zip(&k.maps) {
+        if let ExprKind::Op { kernel, args: sub, .. } = &a.kind {
+            if let Some(sk) = kernel.as_elementwise() {
+                if sk.out_dims == k.out_dims && is_identity(map, k.out_dims.len()) {
+                    inputs.push(Input::Step(add(p, sk, sub)));
+                    continue;
+                }
+            }
+        }
+        p.leaves.push((a, map.clone()));
+        inputs.push(Input::Leaf(p.leaves.len() - 1));
+    }
+    p.steps.push(Step { k, inputs });
+    p.steps.len() - 1
+}
+
+fn internal() -> KernelError {
+    KernelError::new("internal", "internal error: malformed fusion plan")
+}
+
+/// Runs a plan on the leaves' values (in `plan.leaves` order).
+pub fn run(plan: &Plan, leaf_values: &[Value]) -> Result<Array, KernelError> {
+    let root = plan.steps.last().ok_or_else(internal)?;
+    let out_dims = root.k.out_dims.clone();
+    let mut leaves: Vec<(Box<dyn LeafFill + '_>, crate::types::ElemType)> = vec![];
+    for ((_, map), v) in plan.leaves.iter().zip(leaf_values) {
+        let a = v.as_array().ok_or_else(internal)?;
+        leaves.push((leaf(a, map, &out_dims), a.elem()));
+    }
+    crate::with_elem_type!(root.k.out_elem, O => run_typed::<O>(&plan.steps, &leaves, &out_dims))
+}
+
+fn run_typed<O: ChunkElem>(
+    steps: &[Step],
+    leaves: &[(Box<dyn LeafFill + '_>, crate::types::ElemType)],
+    out_dims: &[usize],
+) -> Result<Array, KernelError> {
+    let n: usize = out_dims.iter().product();
+    let mut out: Vec<O> = Vec::with_capacity(n);
+    let work = |start: usize, dst: &mut [MaybeUninit<O>]| -> Result<(), KernelError> {
+        let mut leaf_bufs: Vec<Chunk> = leaves.iter().map(|(_, e)| empty_chunk(*e)).collect();
+        let mut step_bufs: Vec<Chunk> = steps.iter().map(|s| empty_chunk(s.k.out_elem)).collect();
+        for (ci, sub) in dst.chunks_mut(CHUNK).enumerate() {
+            let s0 = start + ci * CHUNK;
+            for ((l, _), buf) in leaves.iter().zip(leaf_bufs.iter_mut()) {
+                l.fill(s0, sub.len(), buf)?;
+            }
+            for (j, st) in steps.iter().enumerate() {
+                // Post-order: a step's inputs are leaves or earlier steps.
+                let (done, rest) = step_bufs.split_at_mut(j);
+                let out = rest.first_mut().ok_or_else(internal)?;
+                let ins = st
+                    .inputs
+                    .iter()
+                    .map(|inp| match inp {
+                        Input::Leaf(i) => leaf_bufs.get(*i).ok_or_else(internal),
+                        Input::Step(k) => done.get(*k).ok_or_else(internal),
+                    })
+                    .collect::<Result<Vec<&Chunk>, _>>()?;
+                st.k.f.run_chunk(&ins, out)?;
+            }
+            let result = step_bufs.last().and_then(|c| O::chunk(c)).ok_or_else(internal)?;
+            if result.len() != sub.len() {
+                return Err(internal());
+            }
+            for (d, &x) in sub.iter_mut().zip(result) {
+                d.write(x);
+            }
+        }
+        Ok(())
+    };
+    let dst = &mut out.spare_capacity_mut()[..n];
+    if n < GRAIN {
+        work(0, dst)?;
+    } else {
+        let threads = rayon::current_num_threads().max(1);
+        let big = (n / (threads * 8)).max(GRAIN).div_ceil(CHUNK) * CHUNK;
+        dst.par_chunks_mut(big)
+            .enumerate()
+            .try_for_each(|(i, c)| work(i * big, c))?;
+    }
+    // SAFETY: every chunk of `dst` was written above (an error returned before this line).
+    unsafe { out.set_len(n) };
+    ArrayD::from_shape_vec(IxDyn(out_dims), out)
+        .map(Array::from_nd)
+        .map_err(|_| internal())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Limits;
+    use crate::eval::{Output, eval_top};
+    use crate::session::Session;
+
+    struct Quiet;
+    impl Output for Quiet {
+        fn print(&mut self, _: &Value, _: &ir::Expr) {}
+    }
+
+    /// Evaluates the last expression of `src` with fusion on and off.
+    fn both(src: &str, expr: &str) -> (Value, Value) {
+        let mut s = Session::new(Limits::default());
+        s.run(src, &mut Quiet).unwrap_or_else(|f| panic!("{:?}", f.diags));
+        let (prog, _) = s.check(expr).unwrap_or_else(|f| panic!("{:?}", f.diags));
+        let ir::StmtKind::Print(e) = &prog.stmts[0].kind else { panic!("not an expression") };
+        let fused = eval_top(e, &s.env).unwrap();
+        ENABLED.store(false, Ordering::Relaxed);
+        let plain = eval_top(e, &s.env);
+        ENABLED.store(true, Ordering::Relaxed);
+        (fused, plain.unwrap())
+    }
+
+    fn bits(v: &Value) -> Vec<u32> {
+        v.as_array().unwrap().to_vec::<f32>().iter().map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn fused_matches_unfused_bit_for_bit() {
+        // 300x257 is over the parallel grain; v broadcasts into the fused tree as a leaf.
+        let src = "let x = Reshape(ConvertElementType(Iota(s32[77100], 0), f32), {300, 257}) * 0.001\n\
+                   let v = Reshape(ConvertElementType(Iota(s32[257], 0), f32), {257}) - 100\n";
+        let (f, p) = both(src, "Tanh(x * x - Add(x, v, broadcast_dimensions={1}) / 3) + Neg(x)");
+        assert_eq!(f.ty(), p.ty());
+        assert_eq!(bits(&f), bits(&p));
+        let (f, p) = both(src, "Lt(x * 2, x + 1)");
+        assert_eq!(f.as_array().unwrap().to_vec::<u8>(), p.as_array().unwrap().to_vec::<u8>());
+    }
+}

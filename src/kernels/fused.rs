@@ -1,0 +1,190 @@
+//! Elementwise functions in two forms: over whole (broadcast) arrays, and over
+//! small contiguous chunks. The chunk form lets the evaluator fuse a tree of
+//! elementwise ops (`Tanh(X * Y + Z)`) into one pass over the output: each
+//! chunk of a few thousand elements goes through every op while it is still in
+//! cache, instead of every op writing a whole intermediate array to memory.
+//! Either way the per-element function is monomorphic; dynamic dispatch
+//! happens once per op call or once per chunk, never per element.
+
+use super::strided::{Gather, Src, map1, map2};
+use crate::ir::KernelError;
+use crate::types::ElemType;
+use crate::value::{Array, Elem, Nd};
+use half::{bf16, f16};
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
+use std::sync::Arc;
+
+/// Elements per chunk in fused evaluation: 4096 f32 is 16 KiB, so a handful of
+/// chunk buffers stay in L1/L2.
+pub const CHUNK: usize = 4096;
+
+/// A contiguous run of elements of one type.
+pub enum Chunk {
+    Pred(Vec<bool>),
+    S8(Vec<i8>),
+    S16(Vec<i16>),
+    S32(Vec<i32>),
+    S64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    F16(Vec<f16>),
+    BF16(Vec<bf16>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// An element type that can live in a `Chunk`.
+pub trait ChunkElem: Elem {
+    fn empty_chunk() -> Chunk;
+    fn chunk(c: &Chunk) -> Option<&Vec<Self>>;
+    fn chunk_mut(c: &mut Chunk) -> Option<&mut Vec<Self>>;
+}
+
+macro_rules! chunk_elem {
+    ($($t:ty => $v:ident),*) => {$(
+        impl ChunkElem for $t {
+            fn empty_chunk() -> Chunk { Chunk::$v(Vec::with_capacity(CHUNK)) }
+            fn chunk(c: &Chunk) -> Option<&Vec<Self>> {
+                match c { Chunk::$v(v) => Some(v), _ => None }
+            }
+            fn chunk_mut(c: &mut Chunk) -> Option<&mut Vec<Self>> {
+                match c { Chunk::$v(v) => Some(v), _ => None }
+            }
+        }
+    )*};
+}
+chunk_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8, u16 => U16,
+    u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+
+/// An empty chunk buffer for elements of `elem`.
+pub fn empty_chunk(elem: ElemType) -> Chunk {
+    crate::with_elem_type!(elem, T => <T as ChunkElem>::empty_chunk())
+}
+
+fn mismatch() -> KernelError {
+    KernelError::new("internal", "internal error: elementwise operand of unexpected type")
+}
+
+/// An elementwise function of one element type (fixed when the op was checked).
+pub trait ElementwiseFn: Send + Sync {
+    /// Whole arrays: operand `i` sits in the output as `maps[i]` says (BroadcastInDim).
+    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError>;
+    /// One chunk: every input holds the same `len` output positions.
+    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError>;
+}
+
+struct Un<T, O, F>(F, PhantomData<fn(T) -> O>);
+struct Bin<T, O, F>(F, PhantomData<fn(T, T) -> O>);
+
+/// The elementwise function `f` of one operand.
+pub fn unary<T: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
+where
+    F: Fn(T) -> O + Send + Sync + Copy + 'static,
+{
+    Arc::new(Un(f, PhantomData))
+}
+
+/// The elementwise function `f` of two operands of one type.
+pub fn binary<T: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
+where
+    F: Fn(T, T) -> O + Send + Sync + Copy + 'static,
+{
+    Arc::new(Bin(f, PhantomData))
+}
+
+fn nd<T: Elem>(a: &Array) -> Result<&Nd<T>, KernelError> {
+    T::unwrap(a).ok_or_else(mismatch)
+}
+
+impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> ElementwiseFn for Un<T, O, F> {
+    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+        let (Some(a), Some(m)) = (args.first(), maps.first()) else {
+            return Err(mismatch());
+        };
+        let a = nd::<T>(a)?;
+        let src = Src::broadcast_in_dim(a, out_dims.len(), m);
+        Ok(Array::from_nd(map1(out_dims, &src, self.0)))
+    }
+    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+        let a = ins.first().and_then(|c| T::chunk(c)).ok_or_else(mismatch)?;
+        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
+        o.clear();
+        o.extend(a.iter().map(|&x| (self.0)(x)));
+        Ok(())
+    }
+}
+
+impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> ElementwiseFn for Bin<T, O, F> {
+    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+        let ([a, b], [ma, mb]) = (args, maps) else {
+            return Err(mismatch());
+        };
+        let (a, b) = (nd::<T>(a)?, nd::<T>(b)?);
+        let rank = out_dims.len();
+        let sa = Src::broadcast_in_dim(a, rank, ma);
+        let sb = Src::broadcast_in_dim(b, rank, mb);
+        Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)))
+    }
+    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+        let [a, b] = ins else {
+            return Err(mismatch());
+        };
+        let (a, b) = (T::chunk(a).ok_or_else(mismatch)?, T::chunk(b).ok_or_else(mismatch)?);
+        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
+        o.clear();
+        o.extend(a.iter().zip(b.iter()).map(|(&x, &y)| (self.0)(x, y)));
+        Ok(())
+    }
+}
+
+/// A leaf of a fused evaluation: an array read through its broadcast map.
+pub trait LeafFill: Send + Sync {
+    /// Fills `out` with output elements `start..start + len` of this operand.
+    fn fill(&self, start: usize, len: usize, out: &mut Chunk) -> Result<(), KernelError>;
+}
+
+struct TypedLeaf<'a, T>(Gather<'a, T>);
+
+impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
+    fn fill(&self, start: usize, len: usize, out: &mut Chunk) -> Result<(), KernelError> {
+        let v = T::chunk_mut(out).ok_or_else(mismatch)?;
+        v.clear();
+        v.reserve(len);
+        let spare: &mut [MaybeUninit<T>] = &mut v.spare_capacity_mut()[..len];
+        self.0.fill(start, spare);
+        // SAFETY: `Gather::fill` wrote all `len` elements.
+        unsafe { v.set_len(len) };
+        Ok(())
+    }
+}
+
+/// A leaf over `a`, placed into `out_dims` by `map`.
+pub fn leaf<'a>(a: &'a Array, map: &[usize], out_dims: &[usize]) -> Box<dyn LeafFill + 'a> {
+    crate::with_array!(a, x => Box::new(TypedLeaf(Gather::new(out_dims, Src::broadcast_in_dim(x, out_dims.len(), map)))))
+}
+
+/// The kernel of every elementwise op: its function and where each operand sits
+/// in the output. The evaluator may fuse trees of these (see `eval::fuse`).
+pub struct ElementwiseKernel {
+    pub f: Arc<dyn ElementwiseFn>,
+    /// `maps[i][d]` is the output dimension of operand `i`'s dimension `d`.
+    pub maps: Vec<Vec<usize>>,
+    pub out_dims: Vec<usize>,
+    pub out_elem: ElemType,
+}
+
+impl crate::ir::Kernel for ElementwiseKernel {
+    fn run(&self, args: &[crate::value::Value], _cx: &dyn crate::ir::EvalCx) -> Result<crate::value::Value, KernelError> {
+        let arrays: Vec<&Array> = args.iter().filter_map(|v| v.as_array()).collect();
+        if arrays.len() != args.len() {
+            return Err(mismatch());
+        }
+        self.f.run(&arrays, &self.maps, &self.out_dims).map(crate::value::Value::Array)
+    }
+    fn as_elementwise(&self) -> Option<&ElementwiseKernel> {
+        Some(self)
+    }
+}

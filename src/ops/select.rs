@@ -1,0 +1,112 @@
+//! Select (spec/ops/select.md): `Select(pred, on_true, on_false)`.
+//! With a scalar `pred` the whole of `on_true` or `on_false` is the result (no
+//! copy; this is also how tuples are selected); with an array `pred` each
+//! element is chosen by the element of `pred` at the same index.
+
+use super::common::{internal, typed};
+use super::registry::{Checked, OpDef};
+use crate::check::call::CallCtx;
+use crate::diag::Diag;
+use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::kernels::{Src, map3};
+use crate::types::{ElemType, Type};
+use crate::value::{Array, Elem, Value};
+use crate::with_elem_type;
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/ops/select.md");
+
+pub const OPS: &[OpDef] = &[OpDef {
+    name: "Select",
+    aliases: &[],
+    signature: "Select(pred, on_true, on_false)",
+    spec: SPEC,
+    rule,
+}];
+
+/// Elementwise select for one element type: pred, on_true, on_false, all of one shape.
+type SelFn = fn(&Array, &Array, &Array) -> Result<Array, KernelError>;
+
+fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    let p_expr = cx.require(Some(0), "pred")?;
+    let p = cx.push_operand(p_expr, Some(ElemType::Pred))?;
+    let ops = cx.operands_alike(&[(1, "on_true"), (2, "on_false")], None)?;
+    let (t, f) = (&ops[0], &ops[1]);
+    let pt = match p.ty.as_array() {
+        Some(a) if a.elem == ElemType::Pred => a.clone(),
+        _ => {
+            return Err(cx
+                .err("C1", format!("pred must be an array of pred, found {}", p.ty), p.span.clone())
+                .with_label(format!("{}", p.ty))
+                .with_help("make a predicate with a comparison, e.g. Gt(x, 0), or ConvertElementType(x, pred)"));
+        }
+    };
+    if t.ty != f.ty {
+        return Err(cx
+            .err("C2", format!("on_true and on_false must have the same type, found {} and {}", t.ty, f.ty), cx.span.clone())
+            .with_label("types differ")
+            .with_secondary(t.span.clone(), format!("{}", t.ty))
+            .with_secondary(f.span.clone(), format!("{}", f.ty)));
+    }
+    let elementwise = match &t.ty {
+        _ if pt.is_scalar() => None,
+        Type::Array(at) if at.dims == pt.dims => Some(pick(at.elem)),
+        Type::Array(at) => {
+            return Err(cx
+                .err(
+                    "C3",
+                    format!("pred {pt} must be a scalar or have the dimensions of on_true and on_false ({at})"),
+                    p.span.clone(),
+                )
+                .with_label(format!("{pt}"))
+                .with_secondary(t.span.clone(), format!("{at}")));
+        }
+        Type::Tuple(_) => {
+            return Err(cx
+                .err("C3", format!("selecting between tuples needs a scalar pred, found {pt}"), p.span.clone())
+                .with_label(format!("{pt}"))
+                .with_secondary(t.span.clone(), format!("{}", t.ty))
+                .with_note("a tuple is selected as a whole"));
+        }
+    };
+    Ok(Checked {
+        ty: t.ty.clone(),
+        kernel: Arc::new(SelectKernel { elementwise }),
+    })
+}
+
+fn pick(e: ElemType) -> SelFn {
+    with_elem_type!(e, T => select_elements::<T> as SelFn)
+}
+
+fn select_elements<T: Elem>(p: &Array, t: &Array, f: &Array) -> Result<Array, KernelError> {
+    let (p, t, f) = (typed::<bool>(p)?, typed::<T>(t)?, typed::<T>(f)?);
+    if p.shape() != t.shape() || t.shape() != f.shape() {
+        return Err(internal("Select operands do not have the checked shapes"));
+    }
+    let out = map3(t.shape(), &Src::of(p), &Src::of(t), &Src::of(f), |c, x, y| if c { x } else { y });
+    Ok(Array::from_nd(out))
+}
+
+struct SelectKernel {
+    /// `None` when pred is a scalar: the result is one operand, whole.
+    elementwise: Option<SelFn>,
+}
+
+impl Kernel for SelectKernel {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        let [Value::Array(p), on_true, on_false] = args else {
+            return Err(internal("Select expects pred, on_true and on_false"));
+        };
+        match self.elementwise {
+            None => {
+                let c = typed::<bool>(p)?.first().copied().ok_or_else(|| internal("Select pred is empty"))?;
+                Ok(if c { on_true.clone() } else { on_false.clone() })
+            }
+            Some(f) => match (on_true, on_false) {
+                (Value::Array(t), Value::Array(e)) => f(p, t, e).map(Value::Array),
+                _ => Err(internal("elementwise Select expects arrays")),
+            },
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Tuple (spec/ops/tuple.md): `Tuple(v0, v1, ...)`, the same value as the
+//! literal form `(v0, v1, ...)`. Elements may be arrays or tuples.
+
+use super::registry::{Checked, OpDef};
+use crate::check::call::CallCtx;
+use crate::diag::Diag;
+use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/ops/tuple.md");
+
+pub const OPS: &[OpDef] = &[OpDef {
+    name: "Tuple",
+    aliases: &[],
+    signature: "Tuple(value0, value1, ...)",
+    spec: SPEC,
+    rule,
+}];
+
+fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    let n = cx.positional_count();
+    let mut tys = Vec::with_capacity(n);
+    for i in 0..n {
+        let v = cx.operand(i, "value")?;
+        tys.push(v.ty);
+    }
+    Ok(Checked {
+        ty: Type::Tuple(tys),
+        kernel: Arc::new(TupleKernel),
+    })
+}
+
+struct TupleKernel;
+
+impl Kernel for TupleKernel {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        Ok(Value::tuple(args.to_vec()))
+    }
+}

@@ -1,0 +1,294 @@
+//! The `:` commands: parsing (pure) and running them against the REPL.
+
+use super::{Outcome, REPL_FILE, Repl, complain, say};
+use crate::check::check_expr;
+use crate::eval::{INTERRUPTED, eval_top};
+use crate::ir;
+use crate::ops::registry;
+use crate::syntax;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Command<'a> {
+    Help(Option<&'a str>),
+    Type(&'a str),
+    Load(&'a str),
+    Time(&'a str),
+    Quit,
+}
+
+impl<'a> Command<'a> {
+    /// The expression argument, for commands that take one.
+    pub(crate) fn expr(&self) -> Option<&'a str> {
+        match *self {
+            Command::Type(e) | Command::Time(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Every command with its argument and a line of help (also the completion list).
+pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
+    (":help", "[OP]", "list commands and operations, or show OP's signature and summary"),
+    (":type", "EXPR", "show EXPR's type without running it"),
+    (":load", "FILE", "run FILE's contents in this session"),
+    (":time", "EXPR", "run EXPR repeatedly; print the median wall time and its type"),
+    (":quit", "", "leave (also :q, or Ctrl-D)"),
+];
+
+/// `None` if `input` is not a command (does not start with `:`); else the
+/// command, or a message saying what is wrong with it.
+pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
+    let s = input.trim();
+    let body = s.strip_prefix(':')?;
+    let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
+    let (name, arg) = (&body[..name_end], body[name_end..].trim());
+    let need = |what: &str| -> Result<&str, String> {
+        if arg.is_empty() {
+            Err(format!("usage: :{name} {what}"))
+        } else {
+            Ok(arg)
+        }
+    };
+    let cmd = match name {
+        "help" | "h" | "?" => Ok(Command::Help((!arg.is_empty()).then_some(arg))),
+        "type" | "t" => need("EXPR").map(Command::Type),
+        "load" | "l" => need("FILE").map(|f| Command::Load(unquote(f))),
+        "time" => need("EXPR").map(Command::Time),
+        "quit" | "q" if arg.is_empty() => Ok(Command::Quit),
+        "quit" | "q" => Err(format!(":{name} takes no argument")),
+        _ => Err(format!("unknown command `:{name}`; the commands are {}", command_names())),
+    };
+    Some(cmd)
+}
+
+fn command_names() -> String {
+    COMMANDS.iter().map(|c| c.0).collect::<Vec<_>>().join(" ")
+}
+
+/// `"a b.xlet"` or `'a b.xlet'` → `a b.xlet`.
+fn unquote(s: &str) -> &str {
+    for q in ['"', '\''] {
+        if let Some(inner) = s.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            return inner;
+        }
+    }
+    s
+}
+
+pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
+    match cmd {
+        Command::Help(None) => {
+            say(&general_help());
+            Outcome::Done
+        }
+        Command::Help(Some(topic)) => help_topic(topic),
+        Command::Type(src) => show_type(repl, src),
+        Command::Load(path) => load(repl, path),
+        Command::Time(src) => time(repl, src),
+        Command::Quit => Outcome::Quit,
+    }
+}
+
+fn general_help() -> String {
+    let mut s = String::from("Enter statements (let, comp, then) or an expression to print its value.\nCommands:\n");
+    for (name, arg, what) in COMMANDS {
+        s.push_str(&format!("  {:<12} {what}\n", format!("{name} {arg}")));
+    }
+    s.push_str("Operations (`:help OP` for one):\n");
+    s.push_str(&wrap(&op_names(), 76, "  "));
+    s
+}
+
+fn op_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = registry::all().iter().map(|op| op.name).collect();
+    names.sort_unstable_by_key(|n| n.to_ascii_lowercase());
+    names
+}
+
+/// Words joined by spaces, broken into lines of at most `width` characters.
+fn wrap(words: &[&str], width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > width {
+            out.push_str(&format!("{indent}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{indent}{line}"));
+    }
+    out
+}
+
+fn help_topic(topic: &str) -> Outcome {
+    let as_cmd = format!(":{}", topic.trim_start_matches(':'));
+    if let Some((name, arg, what)) = COMMANDS.iter().find(|c| c.0 == as_cmd) {
+        say(&format!("{name} {arg}\n  {what}"));
+        return Outcome::Done;
+    }
+    let Some(op) = registry::lookup(topic) else {
+        let near = registry::similar(topic);
+        let hint = if near.is_empty() {
+            "; `:help` lists them".to_string()
+        } else {
+            format!("; did you mean {}?", near.join(", "))
+        };
+        complain(&format!("error: no operation or command named `{topic}`{hint}"));
+        return Outcome::Failed(3);
+    };
+    let mut s = op.signature.to_string();
+    if !op.aliases.is_empty() {
+        s.push_str(&format!("\n  also: {}", op.aliases.join(", ")));
+    }
+    let summary = registry::summary(op);
+    if !summary.is_empty() {
+        s.push_str("\n\n");
+        s.push_str(&summary);
+    }
+    say(&s);
+    Outcome::Done
+}
+
+/// Parses and checks an expression against the session; reports and fails otherwise.
+fn checked(repl: &Repl, src: &str) -> Result<ir::Expr, Outcome> {
+    let expr = syntax::parse_expr(src).map_err(|diags| {
+        repl.report(&diags, REPL_FILE, src);
+        Outcome::Failed(2)
+    })?;
+    let s = &repl.session;
+    check_expr(&expr, &s.types, src, &s.limits).map_err(|d| {
+        repl.report(&[d], REPL_FILE, src);
+        Outcome::Failed(2)
+    })
+}
+
+fn show_type(repl: &Repl, src: &str) -> Outcome {
+    // A computation's name is not an expression, but its type is worth showing.
+    if let Some(c) = repl.session.types.comps.get(src) {
+        let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+        say(&format!("comp {}({}) -> {}", c.name, params.join(", "), c.ret));
+        return Outcome::Done;
+    }
+    match checked(repl, src) {
+        Ok(e) => {
+            say(&e.ty.to_string());
+            Outcome::Done
+        }
+        Err(o) => o,
+    }
+}
+
+fn load(repl: &mut Repl, path: &str) -> Outcome {
+    match std::fs::read_to_string(path) {
+        Ok(src) => repl.run_source(path, &src),
+        Err(e) => {
+            complain(&format!("error: cannot read {path}: {e} (nothing was run)"));
+            Outcome::Failed(3)
+        }
+    }
+}
+
+/// Stop timing after this long in total, or this many runs; but run at least `MIN_RUNS`.
+const TIME_BUDGET: Duration = Duration::from_millis(500);
+const MAX_RUNS: usize = 100;
+const MIN_RUNS: usize = 3;
+
+fn time(repl: &Repl, src: &str) -> Outcome {
+    let e = match checked(repl, src) {
+        Ok(e) => e,
+        Err(o) => return o,
+    };
+    let mut times = vec![];
+    let started = Instant::now();
+    while times.len() < MIN_RUNS || (times.len() < MAX_RUNS && started.elapsed() < TIME_BUDGET) {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            complain("\ninterrupted");
+            return Outcome::Failed(1);
+        }
+        let t = Instant::now();
+        let result = eval_top(&e, &repl.session.env);
+        times.push(t.elapsed());
+        if let Err(d) = result {
+            repl.report(&[d], REPL_FILE, src);
+            return Outcome::Failed(1);
+        }
+    }
+    say(&format!("{} ({} runs, median) : {}", fmt_duration(median(&mut times)), times.len(), e.ty));
+    Outcome::Done
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    match times.len() {
+        0 => Duration::ZERO,
+        n if n % 2 == 1 => times[n / 2],
+        n => (times[n / 2 - 1] + times[n / 2]) / 2,
+    }
+}
+
+fn fmt_duration(d: Duration) -> String {
+    let ns = d.as_nanos() as f64;
+    match ns {
+        x if x < 1e3 => format!("{x:.0}ns"),
+        x if x < 1e6 => format!("{:.3}µs", x / 1e3),
+        x if x < 1e9 => format!("{:.3}ms", x / 1e6),
+        x => format!("{:.3}s", x / 1e9),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(parse("let x = 1"), None);
+        assert_eq!(parse("x == :y"), None);
+        assert_eq!(parse(":help"), Some(Ok(Command::Help(None))));
+        assert_eq!(parse("  :help  Add "), Some(Ok(Command::Help(Some("Add")))));
+        assert_eq!(parse(":type Add(x,\n x)"), Some(Ok(Command::Type("Add(x,\n x)"))));
+        assert_eq!(parse(":t x"), Some(Ok(Command::Type("x"))));
+        assert_eq!(parse(":load 'my file.xlet'"), Some(Ok(Command::Load("my file.xlet"))));
+        assert_eq!(parse(":load a.xlet"), Some(Ok(Command::Load("a.xlet"))));
+        assert_eq!(parse(":time x + 1"), Some(Ok(Command::Time("x + 1"))));
+        assert_eq!(parse(":quit"), Some(Ok(Command::Quit)));
+        assert_eq!(parse(":q"), Some(Ok(Command::Quit)));
+    }
+
+    #[test]
+    fn rejects_bad_commands() {
+        let err = |s| match parse(s) {
+            Some(Err(m)) => m,
+            other => panic!("{s}: {other:?}"),
+        };
+        assert!(err(":frob").contains(":help :type :load :time :quit"));
+        assert_eq!(err(":type"), "usage: :type EXPR");
+        assert_eq!(err(":load  "), "usage: :load FILE");
+        assert_eq!(err(":q now"), ":q takes no argument");
+        assert!(err(":").starts_with("unknown command"));
+    }
+
+    #[test]
+    fn expr_argument() {
+        assert_eq!(Command::Time("x").expr(), Some("x"));
+        assert_eq!(Command::Load("x").expr(), None);
+    }
+
+    #[test]
+    fn helpers() {
+        assert_eq!(wrap(&["ab", "cd", "ef"], 5, "-"), "-ab cd\n-ef");
+        let mut t = [3, 1, 2].map(Duration::from_millis);
+        assert_eq!(median(&mut t), Duration::from_millis(2));
+        let mut t = [4, 1, 2, 3].map(Duration::from_millis);
+        assert_eq!(median(&mut t), Duration::from_micros(2500));
+        assert_eq!(fmt_duration(Duration::from_micros(1500)), "1.500ms");
+        assert!(general_help().contains("Add"));
+    }
+}

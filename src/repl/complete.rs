@@ -1,0 +1,124 @@
+//! Tab completion: `:` commands, op names and aliases (case-insensitive),
+//! bound names and comps, keywords; file names after `:load`.
+
+use super::commands::COMMANDS;
+use crate::ops::registry;
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Helper};
+
+/// Words that are always there: keywords and the prelude's computations.
+const FIXED: &[&str] = &["let", "comp", "then", "within", "add", "mul", "max", "min", "and", "or"];
+
+/// The completions of the word before `pos`: where it starts, and the candidates.
+pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String>) {
+    let before = line.get(..pos).unwrap_or(line);
+    let start = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_').len();
+    let word = &before[start..];
+    if before[..start].trim_start() == ":" {
+        let colon = start - 1;
+        let typed = format!(":{word}");
+        let mut cmds: Vec<String> = COMMANDS.iter().map(|c| c.0.to_string()).filter(|c| c.starts_with(&typed)).collect();
+        cmds.sort();
+        return (colon, cmds);
+    }
+    if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+        return (pos, vec![]);
+    }
+    let lower = word.to_ascii_lowercase();
+    let ops = registry::all()
+        .iter()
+        .flat_map(|op| std::iter::once(op.name).chain(op.aliases.iter().copied()))
+        .filter(|n| n.to_ascii_lowercase().starts_with(&lower));
+    let others = names.iter().map(String::as_str).chain(FIXED.iter().copied()).filter(|n| n.starts_with(word));
+    let mut out: Vec<String> = ops.chain(others).map(str::to_string).collect();
+    out.sort_by(|a, b| a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then(a.cmp(b)));
+    out.dedup();
+    (start, out)
+}
+
+/// The argument after `:load ` if the cursor is in it.
+fn in_load_argument(line: &str, pos: usize) -> bool {
+    let before = line.get(..pos).unwrap_or(line).trim_start();
+    before.strip_prefix(":load").or_else(|| before.strip_prefix(":l")).is_some_and(|r| r.starts_with(char::is_whitespace))
+}
+
+/// The rustyline helper: completion only (multi-line input is handled by the loop).
+pub(crate) struct XletHelper {
+    /// Names bound in the session, refreshed after each input.
+    pub(crate) names: Vec<String>,
+    files: FilenameCompleter,
+}
+
+impl XletHelper {
+    pub(crate) fn new() -> Self {
+        XletHelper { names: vec![], files: FilenameCompleter::new() }
+    }
+}
+
+impl Completer for XletHelper {
+    type Candidate = Pair;
+
+    fn complete(&self, line: &str, pos: usize, ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        if in_load_argument(line, pos) {
+            return self.files.complete(line, pos, ctx);
+        }
+        let (start, words) = candidates(line, pos, &self.names);
+        let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
+        Ok((start, pairs))
+    }
+}
+
+impl Hinter for XletHelper {
+    type Hint = String;
+}
+impl Highlighter for XletHelper {}
+impl Validator for XletHelper {}
+impl Helper for XletHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str, names: &[&str]) -> (usize, Vec<String>) {
+        let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        candidates(line, line.len(), &names)
+    }
+
+    #[test]
+    fn completes_commands() {
+        assert_eq!(words(":he", &[]), (0, vec![":help".to_string()]));
+        assert_eq!(words("  :t", &[]), (2, vec![":time".to_string(), ":type".to_string()]));
+        assert_eq!(words(":", &[]).1.len(), COMMANDS.len());
+        assert_eq!(words("x :he", &[]).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn completes_ops_case_insensitively() {
+        let (start, c) = words("let y = ad", &[]);
+        assert_eq!(start, 8);
+        assert!(c.contains(&"Add".to_string()), "{c:?}");
+        assert!(c.contains(&"add".to_string()), "{c:?}");
+        let (_, c) = words(":help resh", &[]);
+        assert_eq!(c, vec!["Reshape".to_string()]);
+    }
+
+    #[test]
+    fn completes_bound_names() {
+        let (start, c) = words("Add(my", &["myvec", "mycomp", "other"]);
+        assert_eq!(start, 4);
+        assert_eq!(c, vec!["mycomp".to_string(), "myvec".to_string()]);
+        assert_eq!(words("f32[2x", &["x1"]).1, Vec::<String>::new());
+        assert_eq!(words("1 + ", &["x"]).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn load_argument() {
+        assert!(in_load_argument(":load sr", 8));
+        assert!(in_load_argument(":l ", 3));
+        assert!(!in_load_argument(":loadx", 6));
+        assert!(!in_load_argument("let x", 5));
+    }
+}
