@@ -31,7 +31,7 @@ fn bind(s: &mut Session, name: &str, v: Value) {
 }
 
 /// Checks `expr` in the session and returns a closure that evaluates it.
-fn compiled(s: &Session, expr: &str) -> impl Fn() -> Value + '_ {
+fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
     let (prog, _) = s.check(expr).unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
     let e = match &prog.stmts[0].kind {
         StmtKind::Print(e) => e.clone(),

@@ -32,7 +32,8 @@ pub enum StmtKind {
 #[derive(Clone, Debug)]
 pub enum Assert {
     Equal { actual: Expr, expected: Expr },
-    Close { actual: Expr, expected: Expr, tol: f64 },
+    /// `tol: None` is the default for each array's element type (spec/language.md).
+    Close { actual: Expr, expected: Expr, tol: Option<f64> },
     Holds(Expr),
 }
 

@@ -148,9 +148,14 @@ pub fn fmt_dims(dims: &[usize]) -> String {
         .join("x")
 }
 
+/// `f32[4x2x3]`; a scalar is its bare element type, `f32` (as in the docs' `(f32[10], s32)`).
 impl fmt::Display for ArrayType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}[{}]", self.elem, fmt_dims(&self.dims))
+        if self.dims.is_empty() {
+            write!(f, "{}", self.elem)
+        } else {
+            write!(f, "{}[{}]", self.elem, fmt_dims(&self.dims))
+        }
     }
 }
 

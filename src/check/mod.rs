@@ -144,11 +144,7 @@ impl<'s> Checker<'s> {
             return self.check_expr(&b.value, None);
         };
         let want = self.resolve_type(ann)?;
-        let hint = match &want {
-            Type::Array(a) => Some(a.elem),
-            Type::Tuple(_) => None,
-        };
-        let got = self.check_expr(&b.value, hint)?;
+        let got = self.check_as(&b.value, &want)?;
         if got.ty != want {
             return Err(Diag::check(
                 "let",
@@ -181,7 +177,7 @@ impl<'s> Checker<'s> {
         }
         let ret = self.resolve_type(&c.ret)?;
         self.local = Some(local);
-        let result = self.check_comp_body(c);
+        let result = self.check_comp_body(c, &ret);
         let local = self.local.take();
         let (body, result) = result?;
         if result.ty != ret {
@@ -205,7 +201,7 @@ impl<'s> Checker<'s> {
         })
     }
 
-    fn check_comp_body(&mut self, c: &ast::CompDef) -> Result<(Vec<(usize, ir::Expr)>, ir::Expr), Diag> {
+    fn check_comp_body(&mut self, c: &ast::CompDef, ret: &Type) -> Result<(Vec<(usize, ir::Expr)>, ir::Expr), Diag> {
         let mut body = vec![];
         for b in &c.body {
             let e = self.check_binding(b)?;
@@ -215,8 +211,7 @@ impl<'s> Checker<'s> {
             local.names.insert(b.name.name.clone(), (slot, e.ty.clone()));
             body.push((slot, e));
         }
-        let ret_hint = None;
-        let result = self.check_expr(&c.result, ret_hint)?;
+        let result = self.check_as(&c.result, ret)?;
         Ok((body, result))
     }
 
@@ -228,23 +223,17 @@ impl<'s> Checker<'s> {
             }
             ast::Assertion::Close { actual, expected, tol } => {
                 let (actual, expected) = self.check_pair(actual, expected, "~=")?;
-                let elem = actual.ty.as_array().map(|a| a.elem);
-                if let Some(e) = elem {
-                    if !e.is_float() {
-                        return Err(Diag::check(
-                            "assert",
-                            format!("`~=` compares floating-point values; these are {e} (use `==`)"),
-                            actual.span.clone(),
-                        ));
-                    }
+                if let Some(e) = non_float_leaf(&actual.ty) {
+                    return Err(Diag::check(
+                        "assert",
+                        format!("`~=` compares floating-point values, but {} holds {e} (use `==`)", actual.ty),
+                        actual.span.clone(),
+                    )
+                    .with_label(format!("{}", actual.ty)));
                 }
                 let tol = match tol {
-                    Some(t) => self.static_f64(t)?,
-                    None => match elem {
-                        Some(ElemType::F16) | Some(ElemType::BF16) => 1e-3,
-                        Some(ElemType::F64) => 1e-9,
-                        _ => 1e-5,
-                    },
+                    Some(t) => Some(self.static_f64(t)?),
+                    None => None,
                 };
                 ir::Assert::Close { actual, expected, tol }
             }
@@ -319,6 +308,10 @@ impl<'s> Checker<'s> {
 
     /// Rejects values larger than the memory limit (checked arithmetic throughout).
     pub fn check_size(&self, ty: &Type, span: &Span) -> Result<(), Diag> {
+        if let Some(a) = self_extent_overflow(ty) {
+            return Err(Diag::check("size", format!("{a} has dimensions whose product (ignoring zeros) exceeds the addressable range"), span.clone())
+                .with_label("too large"));
+        }
         match ty.byte_size() {
             Some(b) if b <= self.limits.max_value_bytes => Ok(()),
             Some(b) => Err(Diag::check(
@@ -336,6 +329,22 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// Checks an expression where a value of type `want` is expected: untyped literals
+    /// take their element types from it, through tuples too. The caller compares types.
+    pub fn check_as(&mut self, e: &Expr, want: &Type) -> Result<ir::Expr, Diag> {
+        match (want, &e.kind) {
+            (Type::Tuple(ts), ExprKind::Tuple(items)) if ts.len() == items.len() => {
+                let items = items.iter().zip(ts).map(|(i, t)| self.check_as(i, t)).collect::<Result<Vec<_>, _>>()?;
+                Ok(ir::Expr {
+                    ty: Type::Tuple(items.iter().map(|i| i.ty.clone()).collect()),
+                    kind: ir::ExprKind::Tuple(items),
+                    span: e.span.clone(),
+                })
+            }
+            _ => self.check_expr(e, elem_of(want)),
+        }
+    }
+
     /// Checks an expression. `hint` is the element type an untyped literal should take.
     pub fn check_expr(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
         let out = self.check_expr_inner(e, hint)?;
@@ -350,17 +359,7 @@ impl<'s> Checker<'s> {
             ExprKind::Unary { op: UnOp::Neg, operand } if matches!(operand.kind, ExprKind::Number(_)) => {
                 self.literal(e, hint, None)
             }
-            ExprKind::Typed { ty, value } => {
-                let t = self.resolve_type(ty)?;
-                let Type::Array(at) = t else {
-                    return Err(Diag::check("literal", "a tuple type cannot prefix a literal; write (a, b)", ty.span.clone()));
-                };
-                let declared_dims = match &ty.kind {
-                    TypeExprKind::Array { dims: None, .. } => None,
-                    _ => Some(at.dims.clone()),
-                };
-                self.literal(value, Some(at.elem), Some((declared_dims, span.clone())))
-            }
+            ExprKind::Typed { ty, value } => self.typed_literal(ty, value, span),
             // The docs name variables `pred`; a bare element-type name is a variable when bound.
             ExprKind::Type(TypeExpr { kind: TypeExprKind::Array { elem, dims: None }, .. })
                 if self.is_bound(self.src.get(span.clone()).unwrap_or("")) || self.is_bound(elem.name()) =>
@@ -449,7 +448,7 @@ impl<'s> Checker<'s> {
         }
         let mut checked = vec![];
         for (a, (pname, pty)) in args.iter().zip(&comp.params) {
-            let c = self.check_expr(a.expr, elem_of(pty))?;
+            let c = self.check_as(a.expr, pty)?;
             if &c.ty != pty {
                 return Err(Diag::check(
                     "call",
@@ -507,6 +506,56 @@ impl<'s> Checker<'s> {
         Err(d)
     }
 
+    /// `TYPE VALUE`: an array type before a literal, or a tuple type before a
+    /// parenthesised tuple of values (how tuples print: `(f32[2], s32) ({1, 2}, 5)`).
+    fn typed_literal(&mut self, ty: &TypeExpr, value: &Expr, span: Span) -> Result<ir::Expr, Diag> {
+        match &ty.kind {
+            TypeExprKind::Array { elem, dims } => {
+                let t = self.resolve_type(ty)?;
+                let declared = dims.as_ref().and(t.as_array().map(|a| a.dims.clone()));
+                self.literal(value, Some(*elem), Some((declared, span)))
+            }
+            TypeExprKind::Tuple(types) => {
+                let items: Vec<&Expr> = match &value.kind {
+                    ExprKind::Tuple(items) => items.iter().collect(),
+                    // `(f32[2],) ({1, 2})`: the parser reads a lone parenthesised value as itself.
+                    _ if types.len() == 1 => vec![value],
+                    _ => {
+                        return Err(Diag::check("literal", "a tuple type must be followed by a tuple of values: (T1, T2) (v1, v2)", value.span.clone())
+                            .with_label("not a tuple"));
+                    }
+                };
+                if items.len() != types.len() {
+                    return Err(Diag::check(
+                        "literal",
+                        format!("the tuple type has {} elements but {} values follow", types.len(), items.len()),
+                        value.span.clone(),
+                    )
+                    .with_secondary(ty.span.clone(), "this type"));
+                }
+                let mut checked = vec![];
+                for (t, v) in types.iter().zip(items) {
+                    let c = if crate::check::literal::is_weak(v) || matches!(v.kind, ExprKind::Tuple(_)) {
+                        self.typed_literal(t, v, v.span.clone())?
+                    } else {
+                        self.check_expr(v, None)?
+                    };
+                    let want = self.resolve_type(t)?;
+                    if c.ty != want {
+                        return Err(Diag::check("literal", format!("tuple element is {} but the type says {want}", c.ty), v.span.clone())
+                            .with_secondary(t.span.clone(), format!("{want}")));
+                    }
+                    checked.push(c);
+                }
+                Ok(ir::Expr {
+                    ty: Type::Tuple(checked.iter().map(|c| c.ty.clone()).collect()),
+                    kind: ir::ExprKind::Tuple(checked),
+                    span,
+                })
+            }
+        }
+    }
+
     /// A literal (typed if `declared` is given): builds the constant now.
     fn literal(
         &mut self,
@@ -514,7 +563,14 @@ impl<'s> Checker<'s> {
         elem: Option<ElemType>,
         declared: Option<(Option<Vec<usize>>, Span)>,
     ) -> Result<ir::Expr, Diag> {
-        let flat = literal::flatten(e)?;
+        let mut flat = literal::flatten(e)?;
+        if let Some((Some(dims), _)) = &declared {
+            // `f32[0x3] {}`: braces cannot show a shape with no elements, so an empty
+            // literal takes any declared shape that has none.
+            if flat.atoms.is_empty() && dims.iter().product::<usize>() == 0 {
+                flat.dims = dims.clone();
+            }
+        }
         if let Some((Some(dims), span)) = &declared {
             if *dims != flat.dims {
                 return Err(Diag::check(
@@ -551,6 +607,29 @@ impl<'s> Checker<'s> {
             ty,
             span: declared.map(|(_, s)| s).unwrap_or(e.span.clone()),
         })
+    }
+}
+
+/// An array in `ty` whose nonzero dimension sizes multiply past `isize::MAX` (even an
+/// empty array cannot have such a shape in memory).
+fn self_extent_overflow(ty: &Type) -> Option<&ArrayType> {
+    match ty {
+        Type::Array(a) => {
+            let extent = a.dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d.max(1)));
+            match extent {
+                Some(e) if e <= isize::MAX as usize => None,
+                _ => Some(a),
+            }
+        }
+        Type::Tuple(ts) => ts.iter().find_map(self_extent_overflow),
+    }
+}
+
+/// The first element type in `t` that is not a float.
+fn non_float_leaf(t: &Type) -> Option<ElemType> {
+    match t {
+        Type::Array(a) => (!a.elem.is_float()).then_some(a.elem),
+        Type::Tuple(ts) => ts.iter().find_map(non_float_leaf),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `xlet run` and `xlet check`.
 
 use super::Options;
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 use xlet::ast::Span;
@@ -13,13 +13,22 @@ use xlet::print::{PrintOptions, format_value};
 use xlet::session::{Failure, Session};
 use xlet::value::Value;
 
+/// Writes to stdout; a closed pipe (`xlet run f | head`) is not worth a panic.
+macro_rules! out {
+    ($($t:tt)*) => {{ let _ = writeln!(std::io::stdout().lock(), $($t)*); }};
+}
+/// Writes to stderr, ignoring failure for the same reason.
+macro_rules! err {
+    ($($t:tt)*) => {{ let _ = writeln!(std::io::stderr().lock(), $($t)*); }};
+}
+
 /// Reads a script: a path, or stdin for `-` or no path.
 fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
     match file {
         Some(p) if p != Path::new("-") => match std::fs::read_to_string(p) {
             Ok(s) => Ok((p.display().to_string(), s)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", p.display());
+                err!("error: cannot read {}: {e}", p.display());
                 Err(3)
             }
         },
@@ -28,7 +37,7 @@ fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
             match std::io::stdin().read_to_string(&mut s) {
                 Ok(_) => Ok(("<stdin>".to_string(), s)),
                 Err(e) => {
-                    eprintln!("error: cannot read standard input: {e}");
+                    err!("error: cannot read standard input: {e}");
                     Err(3)
                 }
             }
@@ -39,7 +48,7 @@ fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
 fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
     let color = !opts.no_color && std::io::stderr().is_terminal();
     for d in &f.diags {
-        eprint!("{}", render(d, name, src, color));
+        let _ = write!(std::io::stderr().lock(), "{}", render(d, name, src, color));
     }
     let n = f.diags.len();
     let what = match f.stage {
@@ -47,7 +56,7 @@ fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
         xlet::diag::Stage::Check => "type/shape error",
         xlet::diag::Stage::Runtime => "failure",
     };
-    eprintln!("{name}: {n} {what}{}", if n == 1 { "" } else { "s" });
+    err!("{name}: {n} {what}{}", if n == 1 { "" } else { "s" });
     f.exit_code()
 }
 
@@ -58,7 +67,7 @@ struct Printer {
 
 impl Output for Printer {
     fn print(&mut self, value: &Value, _expr: &ir::Expr) {
-        println!("{}", format_value(value, &self.opts));
+        out!("{}", format_value(value, &self.opts));
     }
     fn timed(&mut self, span: &Span, elapsed: Duration) {
         if let Some(p) = &mut self.profile {
@@ -102,13 +111,13 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
 /// A table of wall time per statement, slowest marked, on stderr.
 fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
     let total: Duration = times.iter().map(|(_, d)| *d).sum();
-    eprintln!("{:>12}  {:>6}  statement", "time", "share");
+    err!("{:>12}  {:>6}  statement", "time", "share");
     for (span, d) in times {
         let (line, _) = line_col(src, span.start);
         let text: String = src.get(span.clone()).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
         let text = if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text };
         let share = if total.as_nanos() > 0 { d.as_secs_f64() / total.as_secs_f64() * 100.0 } else { 0.0 };
-        eprintln!("{:>12}  {:>5.1}%  {name}:{line}: {text}", format!("{:.3?}", d), share);
+        err!("{:>12}  {:>5.1}%  {name}:{line}: {text}", format!("{:.3?}", d), share);
     }
-    eprintln!("{:>12}  {:>5.1}%  total", format!("{:.3?}", total), 100.0);
+    err!("{:>12}  {:>5.1}%  total", format!("{:.3?}", total), 100.0);
 }

@@ -24,8 +24,8 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
     match a {
         Assert::Equal { actual, expected } | Assert::Close { actual, expected, .. } => {
             let tol = match a {
-                Assert::Close { tol, .. } => Some(*tol),
-                _ => None,
+                Assert::Close { tol, .. } => Tolerance::Close(*tol),
+                _ => Tolerance::Exact,
             };
             let (x, y) = (ev(actual)?, ev(expected)?);
             if let Some(why) = differs(&x, &y, tol, &mut vec![]) {
@@ -57,7 +57,7 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
 }
 
 /// Where two values differ, as a sentence; `None` when they match.
-fn differs(x: &Value, y: &Value, tol: Option<f64>, path: &mut Vec<usize>) -> Option<String> {
+fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Option<String> {
     match (x, y) {
         (Value::Array(a), Value::Array(b)) => {
             if a.array_type() != b.array_type() {
@@ -105,11 +105,33 @@ fn differs(x: &Value, y: &Value, tol: Option<f64>, path: &mut Vec<usize>) -> Opt
 }
 
 /// Row-major index of the first element pair that does not match.
-fn first_difference<T: Elem>(a: &crate::value::Nd<T>, b: &Array, tol: Option<f64>) -> Option<usize> {
+fn first_difference<T: Elem>(a: &crate::value::Nd<T>, b: &Array, tol: Tolerance) -> Option<usize> {
     let Some(b) = T::unwrap(b) else {
         return Some(0);
     };
+    let tol = match tol {
+        Tolerance::Exact => None,
+        Tolerance::Close(Some(t)) => Some(t),
+        Tolerance::Close(None) => Some(default_tolerance(T::TYPE)),
+    };
     a.iter().zip(b.iter()).position(|(&p, &q)| !same(p, q, tol))
+}
+
+/// How closely `then` compares: exactly (`==`) or within a tolerance (`~=`, `None` = the default).
+#[derive(Copy, Clone)]
+enum Tolerance {
+    Exact,
+    Close(Option<f64>),
+}
+
+/// The default tolerance of `~=` for an element type.
+fn default_tolerance(e: crate::types::ElemType) -> f64 {
+    use crate::types::ElemType::*;
+    match e {
+        F16 | BF16 => 1e-3,
+        F64 => 1e-9,
+        _ => 1e-5,
+    }
 }
 
 fn same<T: Scalar>(p: T, q: T, tol: Option<f64>) -> bool {

@@ -95,7 +95,7 @@ fn run_typed<O: ChunkElem>(
     out_dims: &[usize],
 ) -> Result<Array, KernelError> {
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<O> = Vec::with_capacity(n);
+    let mut out: Vec<O> = crate::kernels::alloc::output_vec(n);
     let work = |start: usize, dst: &mut [MaybeUninit<O>]| -> Result<(), KernelError> {
         let mut leaf_bufs: Vec<Chunk> = leaves.iter().map(|(_, e)| empty_chunk(*e)).collect();
         let mut step_bufs: Vec<Chunk> = steps.iter().map(|s| empty_chunk(s.k.out_elem)).collect();

@@ -1,5 +1,6 @@
 //! Generic kernels over strided views; element types are type parameters.
 
+pub mod alloc;
 pub mod fused;
 pub mod math;
 pub mod strided;

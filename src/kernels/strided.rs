@@ -225,7 +225,7 @@ fn drive<O: Send, const N: usize>(
     run: impl Fn(&mut [MaybeUninit<O>], [isize; N], [isize; N]) + Sync,
 ) -> ArrayD<O> {
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<O> = Vec::with_capacity(n);
+    let mut out: Vec<O> = super::alloc::output_vec(n);
     if n > 0 {
         let plan = plan(out_dims, strides);
         let fill = |start: usize, chunk: &mut [MaybeUninit<O>]| walk_runs(&plan, start, chunk, &run);

@@ -29,7 +29,7 @@ pub fn copy<T: Copy + Send + Sync>(out_dims: &[usize], a: &Src<T>) -> ArrayD<T> 
     let col_stride = p.strides[0][k - 1];
     let outer_dims = &p.dims[..k - 2];
     let outer_strides = &p.strides[0][..k - 2];
-    let mut out: Vec<T> = Vec::with_capacity(n);
+    let mut out: Vec<T> = super::alloc::output_vec(n);
     let ptr = SendPtr(a.ptr());
     out.spare_capacity_mut()[..n]
         .par_chunks_mut(rows * cols)

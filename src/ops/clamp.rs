@@ -1,18 +1,25 @@
 //! Clamp (spec/ops/clamp.md): `Clamp(min, operand, max)` =
 //! `Min(Max(operand, min), max)` per element, with Max and Min as in
 //! spec/ops/binary.md (NaN-propagating on floats). `min` and `max` are each a
-//! scalar (read with stride 0) or an array of the operand's shape.
+//! scalar (read with stride 0) or an array of the operand's shape. Clamp is an
+//! elementwise kernel, so it fuses with the elementwise ops around it.
+//!
+//! This file also holds `ternary`, the three-operand elementwise function that
+//! Clamp and Select share (the three-operand sibling of `kernels::fused::unary`
+//! and `binary`).
 
-use super::common::{internal, typed};
+use super::common::internal;
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
-use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::ir::KernelError;
+use crate::kernels::fused::{Chunk, ChunkElem, ElementwiseFn, ElementwiseKernel};
 use crate::kernels::{Src, map3};
 use crate::types::Type;
-use crate::value::{Array, Elem, Nd, Value};
+use crate::value::{Array, Nd};
 use num_traits::Float;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 const SPEC: &str = include_str!("../../spec/ops/clamp.md");
@@ -24,13 +31,6 @@ pub const OPS: &[OpDef] = &[OpDef {
     spec: SPEC,
     rule,
 }];
-
-/// Clamp for one element type: min, operand, max.
-type ClampFn = fn(&Array, &Array, &Array) -> Result<Array, KernelError>;
-
-fn cl(f: ClampFn) -> ClampFn {
-    f
-}
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let ops = cx.operands_alike(&[(0, "min"), (1, "operand"), (2, "max")], None)?;
@@ -54,12 +54,19 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 .with_secondary(ops[1].span.clone(), format!("the operand is {x}")));
         }
     }
-    let f = for_class!(x.elem, T, [int, pred] => cl(|a, b, c| clamp::<T>(a, b, c, |lo, x, hi| x.max(lo).min(hi))))
-        .or_else(|| for_class!(x.elem, T, [float] => cl(|a, b, c| clamp::<T>(a, b, c, |lo, x, hi| fmin(fmax(x, lo), hi)))))
+    let f = for_class!(x.elem, T, [int, pred] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| x.max(lo).min(hi)))
+        .or_else(|| for_class!(x.elem, T, [float] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| fmin(fmax(x, lo), hi))))
         .ok_or_else(|| internal_diag(cx))?;
+    let rank = x.rank();
+    let place = |b: &crate::types::ArrayType| if b.is_scalar() { vec![] } else { (0..rank).collect() };
     Ok(Checked {
-        ty: Type::Array(x),
-        kernel: Arc::new(ClampKernel { f }),
+        ty: Type::Array(x.clone()),
+        kernel: Arc::new(ElementwiseKernel {
+            f,
+            maps: vec![place(&lo), (0..rank).collect(), place(&hi)],
+            out_dims: x.dims.clone(),
+            out_elem: x.elem,
+        }),
     })
 }
 
@@ -89,33 +96,60 @@ fn fmin<T: Float>(x: T, y: T) -> T {
     }
 }
 
-/// A bound read over the operand's dims: stride 0 for a scalar, as is for a same-shape array.
-fn bound<'a, T>(b: &'a Nd<T>, dims: &[usize]) -> Result<Src<'a, T>, KernelError> {
-    if b.ndim() == 0 {
-        Ok(Src::broadcast_in_dim(b, dims.len(), &[]))
-    } else if b.shape() == dims {
-        Ok(Src::of(b))
-    } else {
-        Err(internal("Clamp bound does not have the checked shape"))
+fn mismatch() -> KernelError {
+    internal("elementwise operand of unexpected type or shape")
+}
+
+/// Operand `a` read over `out_dims`, placed by `map`; checks the placement first
+/// (the view reads memory by it).
+fn placed<'a, T>(a: &'a Nd<T>, map: &[usize], out_dims: &[usize]) -> Result<Src<'a, T>, KernelError> {
+    let fits = a.ndim() == map.len()
+        && a.shape().iter().zip(map).all(|(&s, &d)| out_dims.get(d).is_some_and(|&o| s == 1 || s == o));
+    if fits { Ok(Src::broadcast_in_dim(a, out_dims.len(), map)) } else { Err(mismatch()) }
+}
+
+struct Tern<A, B, C, O, F>(F, PhantomData<fn(A, B, C) -> O>);
+
+/// The elementwise function `f` of three operands (types fixed at check time).
+pub fn ternary<A: ChunkElem, B: ChunkElem, C: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
+where
+    F: Fn(A, B, C) -> O + Send + Sync + Copy + 'static,
+{
+    Arc::new(Tern(f, PhantomData))
+}
+
+impl<A, B, C, O, F> ElementwiseFn for Tern<A, B, C, O, F>
+where
+    A: ChunkElem,
+    B: ChunkElem,
+    C: ChunkElem,
+    O: ChunkElem,
+    F: Fn(A, B, C) -> O + Send + Sync + Copy,
+{
+    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+        let ([a, b, c], [ma, mb, mc]) = (args, maps) else {
+            return Err(mismatch());
+        };
+        let a = A::unwrap(a).ok_or_else(mismatch)?;
+        let b = B::unwrap(b).ok_or_else(mismatch)?;
+        let c = C::unwrap(c).ok_or_else(mismatch)?;
+        let (sa, sb, sc) = (placed(a, ma, out_dims)?, placed(b, mb, out_dims)?, placed(c, mc, out_dims)?);
+        Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
     }
-}
 
-fn clamp<T: Elem>(lo: &Array, x: &Array, hi: &Array, f: impl Fn(T, T, T) -> T + Sync) -> Result<Array, KernelError> {
-    let (lo, x, hi) = (typed::<T>(lo)?, typed::<T>(x)?, typed::<T>(hi)?);
-    let dims = x.shape();
-    let out = map3(dims, &bound(lo, dims)?, &Src::of(x), &bound(hi, dims)?, f);
-    Ok(Array::from_nd(out))
-}
-
-struct ClampKernel {
-    f: ClampFn,
-}
-
-impl Kernel for ClampKernel {
-    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        match args {
-            [Value::Array(lo), Value::Array(x), Value::Array(hi)] => (self.f)(lo, x, hi).map(Value::Array),
-            _ => Err(internal("Clamp expects three arrays")),
+    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+        let [a, b, c] = ins else {
+            return Err(mismatch());
+        };
+        let a = A::chunk(a).ok_or_else(mismatch)?;
+        let b = B::chunk(b).ok_or_else(mismatch)?;
+        let c = C::chunk(c).ok_or_else(mismatch)?;
+        if a.len() != b.len() || b.len() != c.len() {
+            return Err(mismatch());
         }
+        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
+        o.clear();
+        o.extend(a.iter().zip(b).zip(c).map(|((&x, &y), &z)| (self.0)(x, y, z)));
+        Ok(())
     }
 }

@@ -1,16 +1,19 @@
 //! ConvertElementType (spec/ops/convert_element_type.md):
 //! `ConvertElementType(operand, new_element_type)`, alias `convert`. Each
 //! element goes through `CastFrom` (src/value/scalar.rs), which holds the
-//! conversion rules; the checker picks the kernel for the (source, target)
-//! pair once, so the element loop has no dispatch.
+//! conversion rules; the checker picks the function for the (source, target)
+//! pair once, so the element loop has no dispatch. A real conversion is an
+//! elementwise kernel (it fuses with the elementwise ops around it); converting
+//! to the operand's own type returns the operand.
 
-use super::common::{apply1, internal};
+use super::common::internal;
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::kernels::fused::{ChunkElem, ElementwiseFn, ElementwiseKernel, unary};
 use crate::types::{ElemType, Type};
-use crate::value::{Array, CastFrom, Elem, Value};
+use crate::value::{CastFrom, Value};
 use crate::with_elem_type;
 use std::sync::Arc;
 
@@ -24,9 +27,6 @@ pub const OPS: &[OpDef] = &[OpDef {
     rule,
 }];
 
-/// Converts a whole array of one element type to another.
-type ConvFn = fn(&Array) -> Result<Array, KernelError>;
-
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let o = cx.operand(0, "operand")?;
     let t = cx.array(&o, "C1", "operand")?.clone();
@@ -37,35 +37,37 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         }
         d
     })?;
-    let f = if to.value == t.elem { None } else { Some(pick(t.elem, to.value)) };
-    Ok(Checked {
-        ty: Type::Array(t.with_elem(to.value)),
-        kernel: Arc::new(ConvertKernel { f }),
-    })
+    let ty = t.with_elem(to.value);
+    let kernel: Arc<dyn Kernel> = if to.value == t.elem {
+        Arc::new(SameType)
+    } else {
+        Arc::new(ElementwiseKernel {
+            f: pick(t.elem, to.value),
+            maps: vec![(0..t.rank()).collect()],
+            out_dims: t.dims.clone(),
+            out_elem: to.value,
+        })
+    };
+    Ok(Checked { ty: Type::Array(ty), kernel })
 }
 
-/// The kernel for one (source, target) pair: 13 x 13 monomorphic instances.
-fn pick(from: ElemType, to: ElemType) -> ConvFn {
-    with_elem_type!(from, S => with_elem_type!(to, D => convert::<S, D> as ConvFn))
+/// The function for one (source, target) pair: 13 x 13 monomorphic instances.
+fn pick(from: ElemType, to: ElemType) -> Arc<dyn ElementwiseFn> {
+    with_elem_type!(from, S => with_elem_type!(to, D => convert::<S, D>()))
 }
 
-fn convert<S: Elem, D: Elem + CastFrom<S>>(a: &Array) -> Result<Array, KernelError> {
-    apply1::<S, D>(a, |x| <D as CastFrom<S>>::cast_from(x))
+fn convert<S: ChunkElem, D: ChunkElem + CastFrom<S>>() -> Arc<dyn ElementwiseFn> {
+    unary::<S, D, _>(|x: S| <D as CastFrom<S>>::cast_from(x))
 }
 
-struct ConvertKernel {
-    /// `None` when the target type is the operand's: the value is returned as is.
-    f: Option<ConvFn>,
-}
+/// Conversion to the operand's own type: the operand, unchanged and uncopied.
+struct SameType;
 
-impl Kernel for ConvertKernel {
+impl Kernel for SameType {
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        let [Value::Array(a)] = args else {
-            return Err(internal("ConvertElementType expects one array"));
-        };
-        match self.f {
-            None => Ok(Value::Array(a.clone())),
-            Some(f) => f(a).map(Value::Array),
+        match args {
+            [v @ Value::Array(_)] => Ok(v.clone()),
+            _ => Err(internal("ConvertElementType expects one array")),
         }
     }
 }

@@ -1,16 +1,18 @@
 //! Select (spec/ops/select.md): `Select(pred, on_true, on_false)`.
 //! With a scalar `pred` the whole of `on_true` or `on_false` is the result (no
 //! copy; this is also how tuples are selected); with an array `pred` each
-//! element is chosen by the element of `pred` at the same index.
+//! element is chosen by the element of `pred` at the same index, by an
+//! elementwise kernel that fuses with the elementwise ops around it.
 
+use super::clamp::ternary;
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
-use crate::kernels::{Src, map3};
+use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel};
 use crate::types::{ElemType, Type};
-use crate::value::{Array, Elem, Value};
+use crate::value::Value;
 use crate::with_elem_type;
 use std::sync::Arc;
 
@@ -23,9 +25,6 @@ pub const OPS: &[OpDef] = &[OpDef {
     spec: SPEC,
     rule,
 }];
-
-/// Elementwise select for one element type: pred, on_true, on_false, all of one shape.
-type SelFn = fn(&Array, &Array, &Array) -> Result<Array, KernelError>;
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let p_expr = cx.require(Some(0), "pred")?;
@@ -48,9 +47,17 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .with_secondary(t.span.clone(), format!("{}", t.ty))
             .with_secondary(f.span.clone(), format!("{}", f.ty)));
     }
-    let elementwise = match &t.ty {
-        _ if pt.is_scalar() => None,
-        Type::Array(at) if at.dims == pt.dims => Some(pick(at.elem)),
+    let kernel: Arc<dyn Kernel> = match &t.ty {
+        _ if pt.is_scalar() => Arc::new(WholeSelect),
+        Type::Array(at) if at.dims == pt.dims => {
+            let id: Vec<usize> = (0..at.rank()).collect();
+            Arc::new(ElementwiseKernel {
+                f: pick(at.elem),
+                maps: vec![id.clone(), id.clone(), id],
+                out_dims: at.dims.clone(),
+                out_elem: at.elem,
+            })
+        }
         Type::Array(at) => {
             return Err(cx
                 .err(
@@ -69,44 +76,22 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 .with_note("a tuple is selected as a whole"));
         }
     };
-    Ok(Checked {
-        ty: t.ty.clone(),
-        kernel: Arc::new(SelectKernel { elementwise }),
-    })
+    Ok(Checked { ty: t.ty.clone(), kernel })
 }
 
-fn pick(e: ElemType) -> SelFn {
-    with_elem_type!(e, T => select_elements::<T> as SelFn)
+fn pick(e: ElemType) -> Arc<dyn ElementwiseFn> {
+    with_elem_type!(e, T => ternary::<bool, T, T, T, _>(|c: bool, x: T, y: T| if c { x } else { y }))
 }
 
-fn select_elements<T: Elem>(p: &Array, t: &Array, f: &Array) -> Result<Array, KernelError> {
-    let (p, t, f) = (typed::<bool>(p)?, typed::<T>(t)?, typed::<T>(f)?);
-    if p.shape() != t.shape() || t.shape() != f.shape() {
-        return Err(internal("Select operands do not have the checked shapes"));
-    }
-    let out = map3(t.shape(), &Src::of(p), &Src::of(t), &Src::of(f), |c, x, y| if c { x } else { y });
-    Ok(Array::from_nd(out))
-}
+/// Select with a scalar pred: the chosen operand, whole (arrays or tuples).
+struct WholeSelect;
 
-struct SelectKernel {
-    /// `None` when pred is a scalar: the result is one operand, whole.
-    elementwise: Option<SelFn>,
-}
-
-impl Kernel for SelectKernel {
+impl Kernel for WholeSelect {
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(p), on_true, on_false] = args else {
             return Err(internal("Select expects pred, on_true and on_false"));
         };
-        match self.elementwise {
-            None => {
-                let c = typed::<bool>(p)?.first().copied().ok_or_else(|| internal("Select pred is empty"))?;
-                Ok(if c { on_true.clone() } else { on_false.clone() })
-            }
-            Some(f) => match (on_true, on_false) {
-                (Value::Array(t), Value::Array(e)) => f(p, t, e).map(Value::Array),
-                _ => Err(internal("elementwise Select expects arrays")),
-            },
-        }
+        let c = typed::<bool>(p)?.first().copied().ok_or_else(|| internal("Select pred is empty"))?;
+        Ok(if c { on_true.clone() } else { on_false.clone() })
     }
 }

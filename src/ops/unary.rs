@@ -99,7 +99,7 @@ macro_rules! unary_ops {
 unary_ops! {
     "Abs" [] abs_rule abs pred_out=false { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x) }
     "Neg" [] neg_rule neg pred_out=false { int => |x: T| x.wrapping_neg(), float => |x: T| -x }
-    "Sign" [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), uint => |x: T| (x != 0) as T, float => |x: T| fsign(x) }
+    "Sign" [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), float => |x: T| fsign(x) }
     "Not" ["LogicalNot"] not_rule not pred_out=false { int => |x: T| !x, pred => |x: T| !x }
     "Ceil" [] ceil_rule ceil pred_out=false { float => |x: T| Float::ceil(x) }
     "Floor" [] floor_rule floor pred_out=false { float => |x: T| Float::floor(x) }

@@ -1,7 +1,9 @@
-//! Text → tokens, then the newline pass that decides which line breaks end a statement.
+//! Text → tokens (a chumsky parser over the characters), then the newline pass
+//! that decides which line breaks end a statement.
 
 use crate::ast::Span;
 use crate::diag::Diag;
+use chumsky::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -57,7 +59,6 @@ pub(crate) enum Tok {
     Bad(char),
     /// A malformed token the lexer has already reported.
     Error,
-    Eof,
 }
 
 impl Tok {
@@ -71,7 +72,6 @@ impl Tok {
                 return format!("string \"{short}{dots}\"");
             }
             Tok::Newline => return "end of line".to_string(),
-            Tok::Eof => return "end of input".to_string(),
             Tok::Error => return "an invalid token".to_string(),
             Tok::Bad(c) => return format!("'{}'", c.escape_debug()),
             other => other.punct_text(),
@@ -120,7 +120,7 @@ impl Tok {
         }
     }
 
-    pub(crate) fn is_sep(&self) -> bool {
+    fn is_sep(&self) -> bool {
         matches!(self, Tok::Semi | Tok::Newline)
     }
 
@@ -193,304 +193,338 @@ pub(crate) struct Lexed {
     pub open_comment: bool,
 }
 
-fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
+/// What one step of the lexer read: a token, or nothing (spaces, comments), and
+/// the problems it found on the way.
+#[derive(Clone)]
+struct Lexeme {
+    tok: Option<Tok>,
+    errors: Vec<Diag>,
+    open_comment: bool,
 }
 
-fn is_ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+impl Lexeme {
+    fn tok(tok: Tok) -> Self {
+        Lexeme {
+            tok: Some(tok),
+            errors: vec![],
+            open_comment: false,
+        }
+    }
+
+    fn skip() -> Self {
+        Lexeme {
+            tok: None,
+            errors: vec![],
+            open_comment: false,
+        }
+    }
+
+    /// A malformed token: reported here, an `Error` token for the parser.
+    fn error(diag: Diag) -> Self {
+        Lexeme {
+            tok: Some(Tok::Error),
+            errors: vec![diag],
+            open_comment: false,
+        }
+    }
 }
 
-/// Splits the text into tokens. Never fails: problems become diagnostics and `Error`/`Bad` tokens.
-/// The token list always ends with `Eof`.
-pub(crate) fn lex(src: &str) -> Lexed {
-    let b = src.as_bytes();
-    let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    let mut toks: Vec<(Tok, Span)> = Vec::new();
-    let mut errors = Vec::new();
-    let mut open_comment = false;
-    let mut i = 0;
-    while i < b.len() {
-        let start = i;
-        let c = b[i];
-        match c {
-            b' ' | b'\t' | b'\r' => i += 1,
-            b'\n' => {
-                toks.push((Tok::Newline, i..i + 1));
-                i += 1;
+type LexExtra = extra::Default;
+
+fn is_ident_char(c: &char) -> bool {
+    c.is_ascii_alphanumeric() || *c == '_'
+}
+
+/// How a number-like word ended, before looking for letters glued to it.
+#[derive(Clone, Copy)]
+enum NumShape {
+    Int,
+    Float,
+    Dims,
+    /// `1e`, `1e+`, `1ex`: an exponent without digits.
+    BadExponent,
+    /// `2x`, `4x2x`: a dimension size missing after the last `x`.
+    BadDims,
+}
+
+/// `5`, `2.5`, `1e-3`, `4x2x3`, and their malformed variants.
+fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    let digits = text::digits(10);
+    let ident_char = any().filter(is_ident_char);
+    let frac = just('.').then(digits.or_not());
+    let exp_head = one_of("eE").then(one_of("+-").or_not());
+    let exponent = exp_head.then(digits);
+    let bad_exponent = exp_head.then(ident_char.repeated());
+    let dim = just('x').then(digits);
+    let dangling_x = just('x').then(ident_char.not());
+    let shape = choice((
+        frac.or_not().then(exponent).to(NumShape::Float),
+        frac.or_not().then(bad_exponent).to(NumShape::BadExponent),
+        frac.to(NumShape::Float),
+        dim.repeated().then(dangling_x).to(NumShape::BadDims),
+        dim.repeated().at_least(1).to(NumShape::Dims),
+        empty().to(NumShape::Int),
+    ));
+    digits
+        .ignore_then(shape)
+        .then(ident_char.repeated().at_least(1).or_not())
+        .map_with(|(shape, glued), e| {
+            let text: &str = e.slice();
+            let span: SimpleSpan = e.span();
+            let span: Span = span.into_range();
+            if glued.is_some() {
+                return Lexeme::error(
+                    Diag::syntax(
+                        format!(
+                            "found '{text}' but expected a number, dimensions such as 4x2 or a name"
+                        ),
+                        span,
+                    )
+                    .with_label("malformed number")
+                    .with_help(
+                        "names cannot start with a digit; hexadecimal numbers are not supported",
+                    ),
+                );
             }
-            b'/' if at(i + 1) == b'/' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
+            let text = text.to_string();
+            match shape {
+                NumShape::Int => Lexeme::tok(Tok::Int(text)),
+                NumShape::Float => Lexeme::tok(Tok::Float(text)),
+                NumShape::Dims => Lexeme::tok(Tok::Dims(text)),
+                NumShape::BadExponent => Lexeme::error(
+                    Diag::syntax(
+                        format!("found the number '{text}' but expected digits in its exponent"),
+                        span,
+                    )
+                    .with_label("malformed number")
+                    .with_help("an exponent is written like 1e-3 or 2.5E+10"),
+                ),
+                NumShape::BadDims => Lexeme::error(
+                    Diag::syntax(
+                        format!(
+                            "found the dimensions '{text}' but expected a size after the last 'x'"
+                        ),
+                        span,
+                    )
+                    .with_label("a dimension size is missing here")
+                    .with_help("dimensions are written like 4x2x3 (or 4,2,3)"),
+                ),
+            }
+        })
+}
+
+/// Names and keywords; `produces` directly followed by `:` (spaces allowed) is one token.
+fn word<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    let produces_colon = text::ascii::ident()
+        .filter(|w: &&str| *w == "produces")
+        .then(one_of(" \t").repeated())
+        .then(just(':'))
+        .to(Tok::Produces);
+    let name = text::ascii::ident().map(|w: &str| match w {
+        "let" => Tok::Let,
+        "comp" => Tok::Comp,
+        "then" => Tok::Then,
+        "within" => Tok::Within,
+        "true" => Tok::True,
+        "false" => Tok::False,
+        "inf" | "nan" => Tok::Float(w.to_string()),
+        _ => Tok::Ident(w.to_string()),
+    });
+    produces_colon.or(name).map(Lexeme::tok)
+}
+
+/// One piece of a string's body.
+#[derive(Clone)]
+enum StrPiece {
+    Char(char),
+    BadEscape(Diag),
+}
+
+/// `"..."` with the escapes `\" \\ \n \t`; it must end on the line it starts.
+fn string<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    let escape = just('\\').ignore_then(choice((
+        just('"').to(StrPiece::Char('"')),
+        just('\\').to(StrPiece::Char('\\')),
+        just('n').to(StrPiece::Char('\n')),
+        just('t').to(StrPiece::Char('\t')),
+        none_of('\n').map_with(|c: char, e| {
+            let span: SimpleSpan = e.span();
+            let span: Span = span.into_range();
+            // The span covers the backslash too.
+            let span = span.start - 1..span.end;
+            StrPiece::BadEscape(
+                Diag::syntax(
+                    format!(
+                        "found the escape '\\{}' but expected one of \\\" \\\\ \\n \\t",
+                        c.escape_debug()
+                    ),
+                    span,
+                )
+                .with_label("unknown escape"),
+            )
+        }),
+    )));
+    let piece = none_of("\"\\\n").map(StrPiece::Char).or(escape);
+    let closed = just('"').to(true);
+    // Unterminated: the string runs to the end of the line.
+    let unclosed = none_of('\n').repeated().to(false);
+    just('"')
+        .ignore_then(piece.repeated().collect::<Vec<_>>())
+        .then(closed.or(unclosed))
+        .map_with(|(pieces, closed), e| {
+            let span: SimpleSpan = e.span();
+            let span: Span = span.into_range();
+            let mut text = String::new();
+            let mut errors = Vec::new();
+            for piece in pieces {
+                match piece {
+                    StrPiece::Char(c) => text.push(c),
+                    StrPiece::BadEscape(d) => errors.push(d),
                 }
             }
-            b'/' if at(i + 1) == b'*' => match src.get(i + 2..).and_then(|rest| rest.find("*/")) {
-                Some(off) => {
-                    let end = i + 2 + off + 2;
-                    if src[start..end].contains('\n') {
-                        toks.push((Tok::Newline, start..end));
-                    }
-                    i = end;
-                }
-                None => {
-                    errors.push(
+            let tok = if closed && errors.is_empty() {
+                Tok::Str(text)
+            } else {
+                Tok::Error
+            };
+            if !closed {
+                errors.push(
+                    Diag::syntax(
+                        "found a string that is never closed but expected '\"' before the end of the line",
+                        span,
+                    )
+                    .with_label("unterminated string"),
+                );
+            }
+            Lexeme {
+                tok: Some(tok),
+                errors,
+                open_comment: false,
+            }
+        })
+}
+
+/// `//` to the end of the line, and `/* ... */` (a line break inside one still ends a statement).
+fn comment<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    let line = just("//")
+        .then(none_of('\n').repeated())
+        .to(Lexeme::skip());
+    let block = just("/*")
+        .ignore_then(any().and_is(just("*/").not()).repeated().to_slice())
+        .then(just("*/").or_not())
+        .map_with(|(inner, close): (&str, _), e| {
+            let span: SimpleSpan = e.span();
+            let span: Span = span.into_range();
+            if close.is_none() {
+                return Lexeme {
+                    tok: None,
+                    errors: vec![
                         Diag::syntax(
                             "found a '/*' comment that is never closed but expected '*/'",
-                            start..start + 2,
+                            span.start..span.start + 2,
                         )
                         .with_label("this comment runs to the end of the text")
                         .with_help("close the comment with '*/'"),
-                    );
-                    open_comment = true;
-                    i = b.len();
-                }
-            },
-            b'0'..=b'9' => {
-                i = lex_number(src, start, &mut toks, &mut errors);
-            }
-            c if is_ident_start(c) => {
-                while i < b.len() && is_ident_char(b[i]) {
-                    i += 1;
-                }
-                let word = &src[start..i];
-                let tok = match word {
-                    "let" => Tok::Let,
-                    "comp" => Tok::Comp,
-                    "then" => Tok::Then,
-                    "within" => Tok::Within,
-                    "true" => Tok::True,
-                    "false" => Tok::False,
-                    "inf" | "nan" => Tok::Float(word.to_string()),
-                    "produces" => {
-                        let mut j = i;
-                        while at(j) == b' ' || at(j) == b'\t' {
-                            j += 1;
-                        }
-                        if at(j) == b':' {
-                            i = j + 1;
-                            Tok::Produces
-                        } else {
-                            Tok::Ident(word.to_string())
-                        }
-                    }
-                    _ => Tok::Ident(word.to_string()),
+                    ],
+                    open_comment: true,
                 };
-                toks.push((tok, start..i));
             }
-            b'"' => {
-                i = lex_string(src, start, &mut toks, &mut errors);
+            if inner.contains('\n') {
+                Lexeme::tok(Tok::Newline)
+            } else {
+                Lexeme::skip()
             }
-            _ => {
-                let (tok, len) = match (c, at(i + 1), at(i + 2)) {
-                    (b'=', b'=', b'>') => (Tok::Implies, 3),
-                    (b'=', b'=', _) => (Tok::EqEq, 2),
-                    (b'=', _, _) => (Tok::Assign, 1),
-                    (b'!', b'=', _) => (Tok::NotEq, 2),
-                    (b'!', _, _) => (Tok::Bang, 1),
-                    (b'<', b'=', _) => (Tok::Le, 2),
-                    (b'<', _, _) => (Tok::Lt, 1),
-                    (b'>', b'>', b'>') => (Tok::Chevrons, 3),
-                    (b'>', b'=', _) => (Tok::Ge, 2),
-                    (b'>', _, _) => (Tok::Gt, 1),
-                    (b'-', b'>', _) => (Tok::Arrow, 2),
-                    (b'-', _, _) => (Tok::Minus, 1),
-                    (b'&', b'&', _) => (Tok::AndAnd, 2),
-                    (b'|', b'|', _) => (Tok::OrOr, 2),
-                    (b'~', b'=', _) => (Tok::Approx, 2),
-                    (b'+', _, _) => (Tok::Plus, 1),
-                    (b'*', _, _) => (Tok::Star, 1),
-                    (b'/', _, _) => (Tok::Slash, 1),
-                    (b'%', _, _) => (Tok::Percent, 1),
-                    (b'(', _, _) => (Tok::LParen, 1),
-                    (b')', _, _) => (Tok::RParen, 1),
-                    (b'{', _, _) => (Tok::LBrace, 1),
-                    (b'}', _, _) => (Tok::RBrace, 1),
-                    (b'[', _, _) => (Tok::LBracket, 1),
-                    (b']', _, _) => (Tok::RBracket, 1),
-                    (b',', _, _) => (Tok::Comma, 1),
-                    (b';', _, _) => (Tok::Semi, 1),
-                    (b':', _, _) => (Tok::Colon, 1),
-                    _ => {
-                        let ch = src[i..].chars().next().unwrap_or('\u{fffd}');
-                        (Tok::Bad(ch), ch.len_utf8().max(1))
-                    }
-                };
-                i += len;
-                toks.push((tok, start..i));
-            }
-        }
-    }
-    toks.push((Tok::Eof, src.len()..src.len()));
-    Lexed {
-        toks,
-        errors,
-        open_comment,
-    }
+        });
+    line.or(block)
 }
 
-/// Lexes a number starting at `start` (a digit); returns the position after it.
-fn lex_number(
-    src: &str,
-    start: usize,
-    toks: &mut Vec<(Tok, Span)>,
-    errors: &mut Vec<Diag>,
-) -> usize {
-    let b = src.as_bytes();
-    let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    let mut j = start;
-    while at(j).is_ascii_digit() {
-        j += 1;
-    }
-    let mut float = false;
-    let mut dims = false;
-    if at(j) == b'.' {
-        float = true;
-        j += 1;
-        while at(j).is_ascii_digit() {
-            j += 1;
-        }
-    }
-    if at(j) == b'e' || at(j) == b'E' {
-        let mut k = j + 1;
-        if at(k) == b'+' || at(k) == b'-' {
-            k += 1;
-        }
-        if at(k).is_ascii_digit() {
-            while at(k).is_ascii_digit() {
-                k += 1;
-            }
-            j = k;
-            float = true;
-        } else {
-            while is_ident_char(at(k)) {
-                k += 1;
-            }
-            errors.push(
-                Diag::syntax(
-                    format!(
-                        "found the number '{}' but expected digits in its exponent",
-                        &src[start..k]
-                    ),
-                    start..k,
-                )
-                .with_label("malformed number")
-                .with_help("an exponent is written like 1e-3 or 2.5E+10"),
-            );
-            toks.push((Tok::Error, start..k));
-            return k;
-        }
-    } else if !float && at(j) == b'x' {
-        while at(j) == b'x' && at(j + 1).is_ascii_digit() {
-            dims = true;
-            j += 1;
-            while at(j).is_ascii_digit() {
-                j += 1;
-            }
-        }
-        if at(j) == b'x' && !is_ident_char(at(j + 1)) {
-            errors.push(
-                Diag::syntax(
-                    format!(
-                        "found the dimensions '{}' but expected a size after the last 'x'",
-                        &src[start..j + 1]
-                    ),
-                    start..j + 1,
-                )
-                .with_label("a dimension size is missing here")
-                .with_help("dimensions are written like 4x2x3 (or 4,2,3)"),
-            );
-            toks.push((Tok::Error, start..j + 1));
-            return j + 1;
-        }
-    }
-    if is_ident_char(at(j)) {
-        let mut k = j;
-        while is_ident_char(at(k)) {
-            k += 1;
-        }
-        errors.push(
-            Diag::syntax(
-                format!(
-                    "found '{}' but expected a number, dimensions such as 4x2 or a name",
-                    &src[start..k]
-                ),
-                start..k,
-            )
-            .with_label("malformed number")
-            .with_help("names cannot start with a digit; hexadecimal numbers are not supported"),
-        );
-        toks.push((Tok::Error, start..k));
-        return k;
-    }
-    let text = src[start..j].to_string();
-    let tok = if dims {
-        Tok::Dims(text)
-    } else if float {
-        Tok::Float(text)
-    } else {
-        Tok::Int(text)
+fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    let long = choice((
+        just("==>").to(Tok::Implies),
+        just(">>>").to(Tok::Chevrons),
+        just("==").to(Tok::EqEq),
+        just("!=").to(Tok::NotEq),
+        just("<=").to(Tok::Le),
+        just(">=").to(Tok::Ge),
+        just("->").to(Tok::Arrow),
+        just("&&").to(Tok::AndAnd),
+        just("||").to(Tok::OrOr),
+        just("~=").to(Tok::Approx),
+    ));
+    let short = any().filter_map(|c: char| {
+        Some(match c {
+            '=' => Tok::Assign,
+            '!' => Tok::Bang,
+            '<' => Tok::Lt,
+            '>' => Tok::Gt,
+            '-' => Tok::Minus,
+            '+' => Tok::Plus,
+            '*' => Tok::Star,
+            '/' => Tok::Slash,
+            '%' => Tok::Percent,
+            '(' => Tok::LParen,
+            ')' => Tok::RParen,
+            '{' => Tok::LBrace,
+            '}' => Tok::RBrace,
+            '[' => Tok::LBracket,
+            ']' => Tok::RBracket,
+            ',' => Tok::Comma,
+            ';' => Tok::Semi,
+            ':' => Tok::Colon,
+            _ => return None,
+        })
+    });
+    long.or(short).map(Lexeme::tok)
+}
+
+fn lexer<'src>() -> impl Parser<'src, &'src str, Vec<(Lexeme, Span)>, LexExtra> {
+    let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
+    let newline = just('\n').to(Lexeme::tok(Tok::Newline));
+    // Anything else is a character of no token: the parser reports it where it stands.
+    let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
+    choice((
+        space,
+        newline,
+        comment(),
+        number(),
+        word(),
+        string(),
+        punct(),
+        bad,
+    ))
+    .map_with(|lexeme, e| {
+        let span: SimpleSpan = e.span();
+        (lexeme, span.into_range())
+    })
+    .repeated()
+    .collect()
+    .then_ignore(end())
+}
+
+/// Splits the text into tokens. Never fails: problems become diagnostics and `Error`/`Bad` tokens.
+pub(crate) fn lex(src: &str) -> Lexed {
+    let mut lexed = Lexed {
+        toks: Vec::new(),
+        errors: Vec::new(),
+        open_comment: false,
     };
-    toks.push((tok, start..j));
-    j
-}
-
-/// Lexes a string starting at `start` (the opening quote); returns the position after it.
-fn lex_string(
-    src: &str,
-    start: usize,
-    toks: &mut Vec<(Tok, Span)>,
-    errors: &mut Vec<Diag>,
-) -> usize {
-    let mut out = String::new();
-    let mut ok = true;
-    let mut chars = src[start + 1..].char_indices();
-    while let Some((off, ch)) = chars.next() {
-        let pos = start + 1 + off;
-        match ch {
-            '"' => {
-                let end = pos + 1;
-                toks.push((if ok { Tok::Str(out) } else { Tok::Error }, start..end));
-                return end;
-            }
-            '\n' => break,
-            '\\' => match chars.next() {
-                Some((_, '"')) => out.push('"'),
-                Some((_, '\\')) => out.push('\\'),
-                Some((_, 'n')) => out.push('\n'),
-                Some((_, 't')) => out.push('\t'),
-                Some((_, '\n')) | None => break,
-                Some((off2, other)) => {
-                    ok = false;
-                    let end = start + 1 + off2 + other.len_utf8();
-                    errors.push(
-                        Diag::syntax(
-                            format!(
-                                "found the escape '\\{}' but expected one of \\\" \\\\ \\n \\t",
-                                other.escape_debug()
-                            ),
-                            pos..end,
-                        )
-                        .with_label("unknown escape"),
-                    );
-                }
-            },
-            c => out.push(c),
+    // Every character starts some lexeme (the last choice takes any character), so this
+    // cannot fail; should it ever, say so rather than panic.
+    let Some(lexemes) = lexer().parse(src).into_output() else {
+        lexed.errors.push(
+            Diag::syntax("found text the lexer cannot read but expected tokens", 0..src.len())
+                .with_label("unreadable text"),
+        );
+        return lexed;
+    };
+    for (lexeme, span) in lexemes {
+        if let Some(tok) = lexeme.tok {
+            lexed.toks.push((tok, span));
         }
+        lexed.errors.extend(lexeme.errors);
+        lexed.open_comment |= lexeme.open_comment;
     }
-    // Unterminated: the string runs to the end of the line.
-    let end = src[start..]
-        .find('\n')
-        .map(|o| start + o)
-        .unwrap_or(src.len());
-    errors.push(
-        Diag::syntax(
-            "found a string that is never closed but expected '\"' before the end of the line",
-            start..end,
-        )
-        .with_label("unterminated string"),
-    );
-    toks.push((Tok::Error, start..end));
-    end
+    lexed
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -582,14 +616,13 @@ pub(crate) fn layout(toks: Vec<(Tok, Span)>) -> Vec<(Tok, Span)> {
             let next = toks[idx + 1..]
                 .iter()
                 .map(|(t, _)| t)
-                .find(|t| **t != Tok::Newline)
-                .unwrap_or(&Tok::Eof);
-            if next.continues_before() {
+                .find(|t| **t != Tok::Newline);
+            if next.is_some_and(Tok::continues_before) {
                 continue;
             }
             // `comp f(x: f32) -> f32` followed by the body brace on the next line,
             // and `f32[2x2]` followed by its literal (`]` only ever closes a type).
-            if *next == Tok::LBrace
+            if next == Some(&Tok::LBrace)
                 && (nest.comp_pending == Some(nest.stack.len()) || *prev == Tok::RBracket)
             {
                 continue;

@@ -1,77 +1,83 @@
 //! The surface syntax: text → `ast::Program`.
 //!
-//! Three passes: `lexer::lex` (text → tokens, comments dropped), `lexer::layout`
-//! (keeps a line break only where it ends a statement: outside brackets, except
-//! inside a `comp` body, and not next to a continuation token), and the
-//! recursive-descent `parser` (statements are the recovery points, so one run
-//! reports every independent error).
+//! Three passes: `lexer::lex` (text → tokens, comments dropped; a chumsky parser
+//! over the characters), `lexer::layout` (keeps a line break only where it ends a
+//! statement: outside brackets, except inside a `comp` body, and not next to a
+//! continuation token), and `parser` (chumsky combinators over the tokens;
+//! statements are the recovery points, so one run reports every independent error).
+//! chumsky stays inside this module: the API speaks `ast` and `Diag` only.
 
+mod error;
 mod lexer;
 mod parser;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod old;
+#[cfg(test)]
+mod difftest;
 
-use crate::ast::{Expr, Program};
+use crate::ast::{Expr, Program, Span};
 use crate::diag::Diag;
+use error::SyntaxError;
 use lexer::{Lexed, Nesting, Tok};
-use parser::Parser;
 
 /// Parses a whole program. On failure, returns every syntax error found, in source order.
 pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
     let lexed = lexer::lex(src);
     let toks = lexer::layout(lexed.toks);
-    let mut p = Parser::new(&toks);
-    p.quiet_at_eof = lexed.open_comment;
-    let program = p.program();
-    finish(program, p.errors, lexed.errors, &toks)
+    let (program, errors) = parser::run(parser::program(), &toks, src.len());
+    let errs = collect(errors, lexed.errors, lexed.open_comment, &toks);
+    match program {
+        Some(program) if errs.is_empty() => Ok(program),
+        _ => Err(or_else(errs, "found text that is not a program but expected statements", src)),
+    }
 }
 
 /// Parses a single expression (the REPL's `:type EXPR`).
 pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
     let lexed = lexer::lex(src);
     let toks = lexer::layout(lexed.toks);
-    let mut p = Parser::new(&toks);
-    p.quiet_at_eof = lexed.open_comment;
-    let e = p.lone_expr();
-    match e {
-        Ok(e) => finish(e, p.errors, lexed.errors, &toks),
-        Err(()) => {
-            let errs = collect(p.errors, lexed.errors, &toks);
-            Err(if errs.is_empty() {
-                vec![Diag::syntax(
-                    "found an invalid expression but expected an expression",
-                    0..src.len(),
-                )]
-            } else {
-                errs
-            })
-        }
+    let (expr, errors) = parser::run(parser::lone_expr(), &toks, src.len());
+    let errs = collect(errors, lexed.errors, lexed.open_comment, &toks);
+    match expr {
+        Some(expr) if errs.is_empty() => Ok(expr),
+        _ => Err(or_else(errs, "found an invalid expression but expected an expression", src)),
     }
 }
 
-fn finish<T>(
-    value: T,
-    parse_errors: Vec<Diag>,
-    lex_errors: Vec<Diag>,
-    toks: &[(Tok, std::ops::Range<usize>)],
-) -> Result<T, Vec<Diag>> {
-    let errs = collect(parse_errors, lex_errors, toks);
+/// A failure must say something, even if everything it found was already reported
+/// elsewhere and filtered out.
+fn or_else(errs: Vec<Diag>, message: &str, src: &str) -> Vec<Diag> {
     if errs.is_empty() {
-        Ok(value)
+        vec![Diag::syntax(message, 0..src.len()).with_label("not understood")]
     } else {
-        Err(errs)
+        errs
     }
 }
 
 /// Merges the lexer's and the parser's errors, adds stray characters the parser
-/// skipped over without reporting, and sorts them by position.
+/// skipped over without reporting, and sorts them by position. Parser errors about
+/// what the lexer already reported are dropped, and so is any second parser error
+/// at the same place.
 fn collect(
-    parse_errors: Vec<Diag>,
+    parse_errors: Vec<SyntaxError>,
     lex_errors: Vec<Diag>,
-    toks: &[(Tok, std::ops::Range<usize>)],
+    open_comment: bool,
+    toks: &[(Tok, Span)],
 ) -> Vec<Diag> {
     let mut errs = lex_errors;
-    errs.extend(parse_errors);
+    let mut reported: Vec<Diag> = Vec::new();
+    for err in parse_errors {
+        if err.already_reported(open_comment) {
+            continue;
+        }
+        let diag = err.into_diag(toks);
+        if !reported.iter().any(|d| d.span.start == diag.span.start) {
+            reported.push(diag);
+        }
+    }
+    errs.extend(reported);
     for (tok, span) in toks {
         if let Tok::Bad(c) = tok
             && !errs.iter().any(|d| d.span.start == span.start)
@@ -113,7 +119,7 @@ pub fn needs_more_input(src: &str) -> bool {
     for (tok, _) in &toks {
         match tok {
             Tok::Bad(_) => return false,
-            Tok::Newline | Tok::Eof => {}
+            Tok::Newline => {}
             _ => {
                 nest.step(tok);
                 last = Some(tok);

@@ -1,894 +1,770 @@
-//! Tokens → AST: recursive descent with precedence climbing for the infix operators.
+//! Tokens → AST, with chumsky combinators over the token slice.
 //!
-//! Each parse function returns `Err(())` after recording a diagnostic; statements
-//! (and the statements of a `comp` body) are the recovery points, so one run
-//! reports every independent error.
+//! Infix operators are five `foldl` levels (`||`, `&&`, comparisons, `+ -`, `* / %`),
+//! all left-associative; prefix `-` and `!` bind tighter. Statements (and the
+//! statements of a `comp` body) are the recovery points: a statement that fails is
+//! skipped from the token it failed at to the next separator or statement keyword
+//! outside brackets, so one run reports every independent error.
+//!
+//! The parser's context is the nesting depth: every prefix operator, operand and
+//! type counts one level, and deeper nesting than `MAX_DEPTH` is reported
+//! rather than risking the stack (here and in every later pass over the tree).
+//! The parser's state is the position of the last failure, for the recovery.
 
+use super::error::{Ctx, Expect, SyntaxError, unexpected};
 use super::lexer::Tok;
 use crate::ast::*;
 use crate::diag::Diag;
 use crate::types::ElemType;
+use chumsky::extra::SimpleState;
+use chumsky::input::{InputRef, MappedInput};
+use chumsky::prelude::*;
 
-pub(crate) type PResult<T> = Result<T, ()>;
+/// The token slice, each token with its byte span.
+pub(crate) type In<'t> = MappedInput<'t, Tok, Span, &'t [(Tok, Span)]>;
+/// Errors; what the recovery needs to know; the nesting depth.
+pub(crate) type Extra = extra::Full<SyntaxError, SimpleState<Recovery>, usize>;
+
+/// What the recoveries need to know about the parse so far.
+#[derive(Default)]
+pub(crate) struct Recovery {
+    /// Byte offset of the token the latest failed statement failed at.
+    failed_at: usize,
+    /// The `comp` just parsed had errors in its body: what follows it on its line is
+    /// skipped without complaint, as when any other statement fails.
+    body_failed: bool,
+}
 
 /// Deeper nesting than this is reported instead of risking the stack.
 const MAX_DEPTH: usize = 128;
 
-pub(crate) struct Parser<'a> {
-    toks: &'a [(Tok, Span)],
-    pos: usize,
-    /// End of the last token consumed.
-    last_end: usize,
-    depth: usize,
-    pub errors: Vec<Diag>,
-    /// The lexer already reported a comment running to the end: say nothing more about the end.
-    pub quiet_at_eof: bool,
+fn split(tok: &(Tok, Span)) -> (&Tok, &Span) {
+    (&tok.0, &tok.1)
 }
 
-fn binop(tok: &Tok) -> Option<(BinOp, u8)> {
-    Some(match tok {
-        Tok::OrOr => (BinOp::Or, 1),
-        Tok::AndAnd => (BinOp::And, 2),
-        Tok::EqEq => (BinOp::Eq, 3),
-        Tok::NotEq => (BinOp::Ne, 3),
-        Tok::Lt => (BinOp::Lt, 3),
-        Tok::Le => (BinOp::Le, 3),
-        Tok::Gt => (BinOp::Gt, 3),
-        Tok::Ge => (BinOp::Ge, 3),
-        Tok::Plus => (BinOp::Add, 4),
-        Tok::Minus => (BinOp::Sub, 4),
-        Tok::Star => (BinOp::Mul, 5),
-        Tok::Slash => (BinOp::Div, 5),
-        Tok::Percent => (BinOp::Rem, 5),
-        _ => return None,
+/// Runs `parser` over `toks`; `len` is the length of the text, where the end of input is.
+pub(crate) fn run<'t, O>(
+    parser: impl Parser<'t, In<'t>, O, Extra>,
+    toks: &'t [(Tok, Span)],
+    len: usize,
+) -> (Option<O>, Vec<SyntaxError>) {
+    let split: fn(&'t (Tok, Span)) -> (&'t Tok, &'t Span) = split;
+    let input = toks.map(len..len, split);
+    let mut recovery = SimpleState(Recovery::default());
+    parser
+        .parse_with_state(input, &mut recovery)
+        .into_output_errors()
+}
+
+// ---- recovery ---------------------------------------------------------
+
+/// The next token and its span, without consuming it.
+fn peek_spanned<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> (Option<Tok>, Span) {
+    let checkpoint = inp.save();
+    let before = inp.cursor();
+    let found = inp.next_ref().cloned();
+    let span = inp.span_since(&before);
+    inp.rewind(checkpoint);
+    (found, span)
+}
+
+/// A failure of a `custom` parser that names nothing, at the next token.
+fn nothing_here<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> SyntaxError {
+    let (found, span) = peek_spanned(inp);
+    SyntaxError::quiet(found, span)
+}
+
+/// How a recovery skips.
+#[derive(Clone, Copy)]
+struct Skip {
+    /// In a `comp` body, whose `}` also ends a statement.
+    in_block: bool,
+    /// Recover even when the parser failed at its first token.
+    at_first_token: bool,
+    /// Fail unless at least one token is skipped.
+    need_progress: bool,
+    /// Skip one token if there is no other way forward.
+    bump_if_stuck: bool,
+}
+
+const STATEMENT: Skip = Skip {
+    in_block: false,
+    at_first_token: true,
+    need_progress: true,
+    bump_if_stuck: false,
+};
+const AFTER_STATEMENT: Skip = Skip {
+    in_block: false,
+    at_first_token: true,
+    need_progress: false,
+    bump_if_stuck: false,
+};
+const BODY_BINDING: Skip = Skip {
+    in_block: true,
+    at_first_token: true,
+    need_progress: false,
+    bump_if_stuck: false,
+};
+const BODY_RESULT: Skip = Skip {
+    in_block: true,
+    at_first_token: false,
+    need_progress: true,
+    bump_if_stuck: false,
+};
+/// Something in a body that starts no statement.
+const BODY_JUNK: Skip = Skip {
+    in_block: true,
+    at_first_token: true,
+    need_progress: true,
+    bump_if_stuck: true,
+};
+
+/// The recovery: skips the tokens the failed parser read up to where it failed, then
+/// on to where the next statement can begin: a separator or a statement keyword
+/// outside any bracket opened while skipping (or the end; or, in a body, its `}`).
+fn skip_to_statement<'t>(how: Skip) -> impl Parser<'t, In<'t>, (), Extra> + Clone {
+    custom(move |inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        let start = inp.save();
+        let failed_at = inp.state().failed_at;
+        loop {
+            let checkpoint = inp.save();
+            let before = inp.cursor();
+            if inp.next_ref().is_none() {
+                break;
+            }
+            if inp.span_since(&before).start >= failed_at {
+                inp.rewind(checkpoint);
+                break;
+            }
+        }
+        if !how.at_first_token && inp.cursor() == *start.cursor() {
+            inp.rewind(start);
+            return Err(nothing_here(inp));
+        }
+        skip_to_boundary(inp, how.in_block);
+        if how.bump_if_stuck && inp.cursor() == *start.cursor() {
+            inp.skip();
+        }
+        if how.need_progress && inp.cursor() == *start.cursor() {
+            inp.rewind(start);
+            return Err(nothing_here(inp));
+        }
+        Ok(())
     })
 }
 
-fn can_start_expr(tok: &Tok) -> bool {
-    matches!(
-        tok,
-        Tok::Int(_)
-            | Tok::Float(_)
-            | Tok::Ident(_)
-            | Tok::Str(_)
-            | Tok::True
-            | Tok::False
-            | Tok::LBrace
-            | Tok::LParen
-            | Tok::Minus
-            | Tok::Bang
+/// Skips to a separator or statement keyword outside any bracket opened while
+/// skipping, or the end (or, `in_block`, a `}` that closes nothing skipped).
+fn skip_to_boundary<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>, in_block: bool) {
+    let mut depth = 0usize;
+    while let Some(tok) = inp.peek_ref() {
+        match tok {
+            Tok::Semi | Tok::Newline | Tok::Let | Tok::Comp | Tok::Then | Tok::Implies
+                if depth == 0 =>
+            {
+                break;
+            }
+            Tok::RBrace if depth == 0 && in_block => break,
+            Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
+            Tok::RParen | Tok::RBrace | Tok::RBracket => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        inp.skip();
+    }
+}
+
+/// After a `comp` whose body had errors: skips the rest of the statement silently.
+fn skip_after_failed_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
+    custom(|inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        if !std::mem::take(&mut inp.state().body_failed) {
+            return Err(nothing_here(inp));
+        }
+        skip_to_boundary(inp, false);
+        Ok(())
+    })
+}
+
+/// `parser`, which on failure reports its error and skips as `how` says, giving `fallback`.
+fn recovering<'t, O, P>(parser: P, how: Skip, fallback: O) -> impl Parser<'t, In<'t>, O, Extra> + Clone
+where
+    P: Parser<'t, In<'t>, O, Extra> + Clone,
+    O: Clone,
+{
+    parser
+        .map_err_with_state(|err: SyntaxError, _, recovery: &mut SimpleState<Recovery>| {
+            recovery.failed_at = err.span.start;
+            err
+        })
+        .recover_with(via_parser(skip_to_statement(how).to(fallback)))
+}
+
+/// After a `comp` body's `{`: skips to its `}` (inclusive) or the end.
+fn skip_rest_of_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
+    custom(|inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        let mut depth = 0usize;
+        while let Some(tok) = inp.next_ref() {
+            match tok {
+                Tok::LBrace => depth += 1,
+                Tok::RBrace if depth == 0 => break,
+                Tok::RBrace => depth -= 1,
+                _ => {}
+            }
+        }
+        Ok(())
+    })
+}
+
+// ---- small pieces -------------------------------------------------------
+
+/// `parser` one level deeper, or an error if that is too deep.
+fn nest<'t, O, P>(what: &'static str, parser: P) -> impl Parser<'t, In<'t>, O, Extra> + Clone
+where
+    P: Parser<'t, In<'t>, O, Extra> + Clone,
+{
+    let check = custom(move |inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        if *inp.ctx() < MAX_DEPTH {
+            return Ok(());
+        }
+        let (found, span) = peek_spanned(inp);
+        let desc = super::error::describe(found.as_ref());
+        let diag = Diag::syntax(format!("found {desc} but expected {what} nested less deeply"), span)
+            .with_label(unexpected(found.as_ref()));
+        Err(SyntaxError::fatal(diag, found))
+    });
+    check.ignore_then(map_ctx::<_, _, _, Extra, Extra, _>(|depth: &usize| depth + 1, parser))
+}
+
+fn sep<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
+    choice((just(Tok::Semi), just(Tok::Newline))).ignored()
+}
+
+fn seps<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
+    sep().labelled(Expect::Quiet).repeated()
+}
+
+fn ident<'t>() -> impl Parser<'t, In<'t>, Ident, Extra> + Clone {
+    select_ref! { Tok::Ident(name) = e => Ident { name: name.clone(), span: e.span() } }
+}
+
+fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    Expr {
+        span: lhs.span.start..rhs.span.end,
+        kind: ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+    }
+}
+
+/// One precedence level: `next (op next)*`, folded to the left.
+fn infix<'t, P, O>(next: P, ops: O) -> impl Parser<'t, In<'t>, Expr, Extra> + Clone
+where
+    P: Parser<'t, In<'t>, Expr, Extra> + Clone,
+    O: Parser<'t, In<'t>, BinOp, Extra> + Clone,
+{
+    next.clone().foldl(
+        ops.labelled(Expect::Operator).then(next).repeated(),
+        |lhs, (op, rhs)| binary(op, lhs, rhs),
     )
 }
 
-fn elem_type(tok: &Tok) -> Option<ElemType> {
-    match tok {
-        Tok::Ident(name) => ElemType::parse(name),
-        _ => None,
-    }
-}
+// ---- types --------------------------------------------------------------
 
-fn bad_char_help(c: char) -> Option<&'static str> {
-    Some(match c {
-        '&' => "logical and is written '&&'",
-        '|' => "logical or is written '||'",
-        '~' => "approximate equality is written '~='",
-        '.' => "a number needs a digit before its point: write 0.5, not .5",
-        '\'' => "strings are written with double quotes",
-        _ => return None,
+fn dim_size(text: &str, span: Span, tok: Tok) -> Result<u64, SyntaxError> {
+    text.parse::<u64>().map_err(|_| {
+        let diag = Diag::syntax(
+            format!("found the dimension '{text}' but expected a size that fits in 64 bits"),
+            span,
+        )
+        .with_label("dimension too large");
+        SyntaxError::fatal(diag, Some(tok))
     })
 }
 
-impl<'a> Parser<'a> {
-    /// `toks` must end with `Tok::Eof`.
-    pub(crate) fn new(toks: &'a [(Tok, Span)]) -> Self {
-        Parser {
-            toks,
-            pos: 0,
-            last_end: 0,
-            depth: 0,
-            errors: Vec::new(),
-            quiet_at_eof: false,
-        }
-    }
+/// An element type name with optional dimensions: `f32`, `f32[]`, `f32[4x2x3]`, `f32[4,2,3]`.
+fn array_type<'t>() -> impl Parser<'t, In<'t>, TypeExpr, Extra> + Clone {
+    let elem = select_ref! { Tok::Ident(name) => name.as_str() }.filter_map(ElemType::parse);
+    let dims_word = select_ref! { Tok::Dims(text) = e => (text.clone(), e.span()) }.try_map(
+        |(text, span): (String, Span), _| {
+            text.split('x')
+                .map(|part| dim_size(part, span.clone(), Tok::Dims(text.clone())))
+                .collect::<Result<Vec<u64>, _>>()
+        },
+    );
+    let size = select_ref! { Tok::Int(text) = e => (text.clone(), e.span()) }
+        .labelled(Expect::DimSize)
+        .try_map(|(text, span), _| dim_size(&text, span, Tok::Int(text.clone())));
+    let sizes = size
+        .separated_by(just(Tok::Comma))
+        .allow_trailing()
+        .at_least(1)
+        .collect::<Vec<u64>>();
+    let dims = just(Tok::LBracket)
+        .ignore_then(choice((dims_word, sizes)).labelled(Expect::DimSizes).or_not())
+        .then_ignore(just(Tok::RBracket))
+        .map(Option::unwrap_or_default)
+        .labelled(Ctx::Dims)
+        .as_context();
+    elem.then(dims.labelled(Expect::Quiet).or_not())
+        .map_with(|(elem, dims), e| TypeExpr {
+            kind: TypeExprKind::Array { elem, dims },
+            span: e.span(),
+        })
+}
 
-    // ---- token access -------------------------------------------------
+/// A type: an array type or a tuple of types.
+fn ty<'t>() -> Boxed<'t, 't, In<'t>, TypeExpr, Extra> {
+    recursive(|ty| {
+        let tuple = just(Tok::LParen)
+            .ignore_then(
+                ty.separated_by(just(Tok::Comma))
+                    .allow_trailing()
+                    .collect::<Vec<_>>(),
+            )
+            .then_ignore(just(Tok::RParen))
+            .map_with(|elems, e| TypeExpr {
+                kind: TypeExprKind::Tuple(elems),
+                span: e.span(),
+            })
+            .labelled(Ctx::TypeTuple)
+            .as_context();
+        nest("a type", choice((array_type(), tuple)).labelled(Expect::Type))
+    })
+    .boxed()
+}
 
-    fn peek(&self) -> &Tok {
-        self.toks.get(self.pos).map(|t| &t.0).unwrap_or(&Tok::Eof)
-    }
+// ---- expressions ----------------------------------------------------------
 
-    fn peek_at(&self, n: usize) -> &Tok {
-        self.toks
-            .get(self.pos + n)
-            .map(|t| &t.0)
-            .unwrap_or(&Tok::Eof)
-    }
-
-    fn span(&self) -> Span {
-        match self.toks.get(self.pos) {
-            Some(t) => t.1.clone(),
-            None => {
-                let end = self.toks.last().map(|t| t.1.end).unwrap_or(0);
-                end..end
-            }
-        }
-    }
-
-    fn at(&self, tok: &Tok) -> bool {
-        self.peek() == tok
-    }
-
-    fn at_eof(&self) -> bool {
-        self.at(&Tok::Eof)
-    }
-
-    /// Consumes the current token (never past the end) and returns it.
-    fn bump(&mut self) -> (Tok, Span) {
-        match self.toks.get(self.pos) {
-            Some(t) if t.0 != Tok::Eof => {
-                self.pos += 1;
-                self.last_end = t.1.end;
-                t.clone()
-            }
-            _ => (Tok::Eof, self.span()),
-        }
-    }
-
-    fn eat(&mut self, tok: &Tok) -> Option<Span> {
-        if self.at(tok) {
-            Some(self.bump().1)
-        } else {
-            None
-        }
-    }
-
-    fn skip_seps(&mut self) {
-        while self.peek().is_sep() {
-            self.bump();
-        }
-    }
-
-    // ---- diagnostics --------------------------------------------------
-
-    /// Records "found X but expected `expected`" at the current token and fails.
-    fn fail<T>(&mut self, expected: &str) -> PResult<T> {
-        self.report(expected, None, None);
-        Err(())
-    }
-
-    fn report(&mut self, expected: &str, secondary: Option<(Span, String)>, help: Option<String>) {
-        let tok = self.peek().clone();
-        let span = self.span();
-        // Already reported by the lexer.
-        if tok == Tok::Error || (tok == Tok::Eof && self.quiet_at_eof) {
-            return;
-        }
-        // One error per place: later complaints about the same token are noise.
-        if self.errors.iter().any(|d| d.span.start == span.start) {
-            return;
-        }
-        let found = tok.describe();
-        let label = match &tok {
-            Tok::Bad(_) => format!("unexpected character {found}"),
-            _ => format!("unexpected {found}"),
+fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
+    recursive(|expr| {
+        let number = select_ref! {
+            Tok::Int(text) = e => Expr {
+                kind: ExprKind::Number(NumLit { text: text.clone(), is_integer: true }),
+                span: e.span(),
+            },
+            Tok::Float(text) = e => Expr {
+                kind: ExprKind::Number(NumLit { text: text.clone(), is_integer: false }),
+                span: e.span(),
+            },
         };
-        let mut d =
-            Diag::syntax(format!("found {found} but expected {expected}"), span).with_label(label);
-        if let Some((s, l)) = secondary {
-            d = d.with_secondary(s, l);
-        }
-        let char_help = match tok {
-            Tok::Bad(c) => bad_char_help(c).map(str::to_string),
-            _ => None,
+        let boolean = select_ref! {
+            Tok::True = e => Expr { kind: ExprKind::Bool(true), span: e.span() },
+            Tok::False = e => Expr { kind: ExprKind::Bool(false), span: e.span() },
         };
-        let help = char_help.or(help);
-        if let Some(h) = help {
-            d = d.with_help(h);
-        }
-        self.errors.push(d);
-    }
+        let string = select_ref! {
+            Tok::Str(s) = e => Expr { kind: ExprKind::Str(s.clone()), span: e.span() },
+        };
 
-    /// Expects a closing bracket; on failure points back at the opener.
-    fn close(
-        &mut self,
-        closer: &Tok,
-        expected: &str,
-        open: &Span,
-        open_text: &str,
-    ) -> PResult<Span> {
-        if let Some(s) = self.eat(closer) {
-            return Ok(s);
-        }
-        let secondary = (
-            open.clone(),
-            format!("the '{open_text}' opened here is not closed"),
-        );
-        self.report(expected, Some(secondary), None);
-        Err(())
-    }
+        // `{a, b, ...}`, trailing comma allowed.
+        let brace = just(Tok::LBrace)
+            .ignore_then(
+                expr.clone()
+                    .separated_by(just(Tok::Comma))
+                    .allow_trailing()
+                    .collect::<Vec<_>>(),
+            )
+            .then_ignore(just(Tok::RBrace))
+            .map_with(|items, e| Expr {
+                kind: ExprKind::Brace(items),
+                span: e.span(),
+            })
+            .labelled(Ctx::Brace)
+            .as_context()
+            .boxed();
 
-    /// Skips to where the next statement can begin: a separator or a statement keyword
-    /// outside any bracket opened while skipping (or the end; or, in a body, its `}`).
-    fn sync(&mut self, in_block: bool) {
-        let mut depth = 0usize;
-        loop {
-            let tok = self.peek();
-            match tok {
-                Tok::Eof => return,
-                Tok::Semi | Tok::Newline | Tok::Let | Tok::Comp | Tok::Then | Tok::Implies
-                    if depth == 0 =>
-                {
-                    return;
-                }
-                Tok::RBrace if depth == 0 && in_block => return,
-                Tok::LParen | Tok::LBrace | Tok::LBracket => depth += 1,
-                Tok::RParen | Tok::RBrace | Tok::RBracket => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-            self.bump();
-        }
-    }
-
-    // ---- programs and statements --------------------------------------
-
-    pub(crate) fn program(&mut self) -> Program {
-        let mut stmts = Vec::new();
-        loop {
-            self.skip_seps();
-            if self.at_eof() {
-                break;
-            }
-            let before = self.pos;
-            match self.statement() {
-                Ok(stmt) => {
-                    let tok = self.peek();
-                    if tok.is_sep() || *tok == Tok::Eof || *tok == Tok::Implies {
-                        stmts.push(stmt);
-                    } else {
-                        self.missing_separator(&stmt);
-                        self.sync(false);
+        // `()`, `(a)`, `(a,)`, `(a, b, ...)`.
+        let items = expr
+            .clone()
+            .then(
+                just(Tok::Comma)
+                    .ignore_then(expr.clone())
+                    .repeated()
+                    .collect::<Vec<_>>(),
+            )
+            .then(just(Tok::Comma).or_not());
+        let paren = just(Tok::LParen)
+            .ignore_then(items.or_not())
+            .then_ignore(just(Tok::RParen))
+            .map_with(|items, e| {
+                let span = e.span();
+                match items {
+                    None => Expr {
+                        kind: ExprKind::Tuple(vec![]),
+                        span,
+                    },
+                    Some(((first, rest), None)) if rest.is_empty() => Expr { span, ..first },
+                    Some(((first, rest), _)) => {
+                        let mut items = vec![first];
+                        items.extend(rest);
+                        Expr {
+                            kind: ExprKind::Tuple(items),
+                            span,
+                        }
                     }
                 }
-                Err(()) => self.sync(false),
-            }
-            if self.pos == before {
-                self.bump();
-            }
-        }
-        Program { stmts }
-    }
+            })
+            .labelled(Ctx::Paren)
+            .as_context();
 
-    fn missing_separator(&mut self, stmt: &Stmt) {
-        let ends_in_expr = !matches!(stmt.kind, StmtKind::Comp(_));
-        let expected = if ends_in_expr {
-            "an operator, ';' or a new line"
-        } else {
-            "';' or a new line"
-        };
-        let help = match (&stmt.kind, self.peek()) {
-            (
-                StmtKind::Expr(Expr {
-                    kind: ExprKind::Var(name),
-                    ..
-                }),
-                Tok::Assign,
-            ) => Some(format!("to bind a name, write 'let {name} = ...'")),
-            (_, Tok::Assign) => Some("to compare values, write '=='".to_string()),
-            _ => Some("statements are separated by ';' or new lines".to_string()),
-        };
-        self.report(expected, None, help);
-    }
-
-    fn statement(&mut self) -> PResult<Stmt> {
-        let start = self.span().start;
-        let kind = match self.peek() {
-            Tok::Let => {
-                self.bump();
-                StmtKind::Let(self.binding_rest()?)
-            }
-            Tok::Comp => StmtKind::Comp(self.comp()?),
-            Tok::Then => {
-                self.bump();
-                StmtKind::Assert(self.then_rest()?)
-            }
-            Tok::Implies => {
-                self.bump();
-                let actual = self.expr()?;
-                if self.eat(&Tok::Assign).is_none() {
-                    let help = "the docs' form is '==> ACTUAL = EXPECTED'".to_string();
-                    self.report("an operator or '='", None, Some(help));
-                    return Err(());
-                }
-                let expected = self.expr()?;
-                StmtKind::Assert(Assertion::Equal { actual, expected })
-            }
-            tok if can_start_expr(tok) => {
-                let actual = self.expr()?;
-                if self.eat(&Tok::Chevrons).is_some() || self.eat(&Tok::Produces).is_some() {
-                    let expected = self.expr()?;
-                    StmtKind::Assert(Assertion::Equal { actual, expected })
-                } else {
-                    StmtKind::Expr(actual)
-                }
-            }
-            _ => return self.fail("a statement ('let', 'comp', 'then' or an expression)"),
-        };
-        Ok(Stmt {
-            kind,
-            span: start..self.last_end.max(start),
-        })
-    }
-
-    fn ident(&mut self, expected: &str) -> PResult<Ident> {
-        match self.peek() {
-            Tok::Ident(name) => {
-                let name = name.clone();
-                let (_, span) = self.bump();
-                Ok(Ident { name, span })
-            }
-            _ => self.fail(expected),
-        }
-    }
-
-    /// After `let`: `NAME [: TYPE] = EXPR`.
-    fn binding_rest(&mut self) -> PResult<Binding> {
-        let name = self.ident("a name after 'let'")?;
-        let ty = if self.eat(&Tok::Colon).is_some() {
-            Some(self.ty()?)
-        } else {
-            None
-        };
-        if self.eat(&Tok::Assign).is_none() {
-            return self.fail(if ty.is_some() { "'='" } else { "':' or '='" });
-        }
-        let value = self.expr()?;
-        Ok(Binding { name, ty, value })
-    }
-
-    /// After `then`: `A == B`, `A ~= B [within T]` or a predicate.
-    fn then_rest(&mut self) -> PResult<Assertion> {
-        let e = self.expr()?;
-        if self.eat(&Tok::Approx).is_some() {
-            let expected = self.expr()?;
-            let tol = if self.eat(&Tok::Within).is_some() {
-                Some(self.expr()?)
-            } else {
-                None
-            };
-            return Ok(Assertion::Close {
-                actual: e,
-                expected,
-                tol,
+        // At an element type name: a typed literal (`f32[2] {1, 2}`, `s32 -1`) or a type alone.
+        // `s32 -1` is a literal, `f32 - 1` a subtraction.
+        let negative = just(Tok::Minus)
+            .map_with(|_, e| e.span())
+            .then(number.clone())
+            .filter(|(minus, n): &(Span, Expr)| minus.end == n.span.start)
+            .map(|(minus, n)| Expr {
+                span: minus.start..n.span.end,
+                kind: ExprKind::Unary {
+                    op: UnOp::Neg,
+                    operand: Box::new(n),
+                },
             });
-        }
-        // A top-level `==` (not inside parentheses: `(a == b)` carries the parentheses' span).
-        if let ExprKind::Binary {
+        let value = choice((brace.clone(), number.clone(), boolean.clone(), negative));
+        let typed = array_type()
+            .then(value.labelled(Expect::Quiet).or_not())
+            .map(|(ty, value)| match value {
+                Some(value) => Expr {
+                    span: ty.span.start..value.span.end,
+                    kind: ExprKind::Typed {
+                        ty,
+                        value: Box::new(value),
+                    },
+                },
+                None => Expr {
+                    span: ty.span.clone(),
+                    kind: ExprKind::Type(ty),
+                },
+            });
+
+        // `name` or `name(positional..., key=value...)`.
+        let arg = ident()
+            .then_ignore(just(Tok::Assign).labelled(Expect::Quiet))
+            .or_not()
+            .then(expr.clone().labelled(Expect::ArgValue))
+            .map(|(name, value)| Arg { name, value })
+            .labelled(Expect::Argument);
+        let args = just(Tok::LParen)
+            .ignore_then(
+                arg.separated_by(just(Tok::Comma))
+                    .allow_trailing()
+                    .collect::<Vec<_>>(),
+            )
+            .then(just(Tok::RParen).map_with(|_, e| e.span()))
+            .labelled(Ctx::Call)
+            .as_context();
+        let var_or_call = ident()
+            .then(args.labelled(Expect::Quiet).or_not())
+            .map(|(callee, args)| match args {
+                Some((args, close)) => Expr {
+                    span: callee.span.start..close.end,
+                    kind: ExprKind::Call { callee, args },
+                },
+                None => Expr {
+                    span: callee.span.clone(),
+                    kind: ExprKind::Var(callee.name),
+                },
+            });
+
+        let atom = choice((typed, number, boolean, string, brace, paren, var_or_call)).boxed();
+
+        let unary = recursive(|unary| {
+            let op = select_ref! {
+                Tok::Minus = e => (UnOp::Neg, e.span()),
+                Tok::Bang = e => (UnOp::Not, e.span()),
+            };
+            let prefixed = op.then(unary).map(|((op, at), operand): ((UnOp, Span), Expr)| Expr {
+                span: at.start..operand.span.end,
+                kind: ExprKind::Unary {
+                    op,
+                    operand: Box::new(operand),
+                },
+            });
+            nest(
+                "an expression",
+                choice((prefixed, atom)).labelled(Expect::Expression),
+            )
+        })
+        .boxed();
+
+        let product = infix(
+            unary,
+            select_ref! { Tok::Star => BinOp::Mul, Tok::Slash => BinOp::Div, Tok::Percent => BinOp::Rem },
+        )
+        .boxed();
+        let sum = infix(
+            product,
+            select_ref! { Tok::Plus => BinOp::Add, Tok::Minus => BinOp::Sub },
+        )
+        .boxed();
+        let comparison = infix(
+            sum,
+            select_ref! {
+                Tok::EqEq => BinOp::Eq,
+                Tok::NotEq => BinOp::Ne,
+                Tok::Lt => BinOp::Lt,
+                Tok::Le => BinOp::Le,
+                Tok::Gt => BinOp::Gt,
+                Tok::Ge => BinOp::Ge,
+            },
+        )
+        .boxed();
+        let conjunction = infix(comparison, select_ref! { Tok::AndAnd => BinOp::And }).boxed();
+        infix(conjunction, select_ref! { Tok::OrOr => BinOp::Or })
+    })
+    .boxed()
+}
+
+// ---- statements -----------------------------------------------------------
+
+/// After `let`: `NAME [: TYPE] = EXPR`.
+fn binding<'t>(
+    expr: Boxed<'t, 't, In<'t>, Expr, Extra>,
+    ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>,
+) -> impl Parser<'t, In<'t>, Binding, Extra> + Clone {
+    ident()
+        .labelled(Expect::LetName)
+        .then(just(Tok::Colon).ignore_then(ty).or_not())
+        .then_ignore(just(Tok::Assign))
+        .then(expr)
+        .map(|((name, ty), value)| Binding { name, ty, value })
+}
+
+/// `then A == B` (a top-level `==`, not one in parentheses), else a predicate.
+fn equal_or_holds(e: Expr) -> Assertion {
+    match e.kind {
+        ExprKind::Binary {
             op: BinOp::Eq,
             lhs,
             rhs,
-        } = &e.kind
-            && e.span.start == lhs.span.start
-            && e.span.end == rhs.span.end
-        {
-            return Ok(Assertion::Equal {
-                actual: (**lhs).clone(),
-                expected: (**rhs).clone(),
-            });
-        }
-        Ok(Assertion::Holds(e))
+        } if e.span.start == lhs.span.start && e.span.end == rhs.span.end => Assertion::Equal {
+            actual: *lhs,
+            expected: *rhs,
+        },
+        kind => Assertion::Holds(Expr { kind, span: e.span }),
     }
+}
 
-    fn comp(&mut self) -> PResult<CompDef> {
-        self.bump(); // comp
-        let name = self.ident("the computation's name after 'comp'")?;
-        let Some(open) = self.eat(&Tok::LParen) else {
-            return self.fail("'(' and the computation's parameters");
-        };
-        let mut params = Vec::new();
-        loop {
-            if self.eat(&Tok::RParen).is_some() {
-                break;
-            }
-            let p = self.ident("a parameter name or ')'")?;
-            if self.eat(&Tok::Colon).is_none() {
-                let help = format!("parameters are written '{}: TYPE'", p.name);
-                self.report("':' and the parameter's type", None, Some(help));
-                return Err(());
-            }
-            let t = self.ty()?;
-            params.push((p, t));
-            if self.eat(&Tok::Comma).is_some() {
-                continue;
-            }
-            self.close(&Tok::RParen, "',' or ')'", &open, "(")?;
-            break;
-        }
-        if self.eat(&Tok::Arrow).is_none() {
-            return self.fail("'->' and the result type");
-        }
-        let ret = self.ty()?;
-        let Some(open) = self.eat(&Tok::LBrace) else {
-            return self.fail("'{' and the computation's body");
-        };
-        let (body, result) = self.comp_body(&open)?;
-        Ok(CompDef {
-            name,
-            params,
-            ret,
-            body,
-            result,
-        })
-    }
+/// A statement of a `comp` body before its result.
+#[derive(Clone)]
+enum BodyItem {
+    /// `None`: it failed and was skipped.
+    Binding(Option<Binding>),
+    /// Not a binding and not the result: reported and skipped.
+    Broken,
+}
 
-    /// After the body's `{`: bindings, then the result, then `}`.
-    fn comp_body(&mut self, open: &Span) -> PResult<(Vec<Binding>, Expr)> {
-        let mut body = Vec::new();
-        let mut result: Option<Expr> = None;
-        let mut failed = false;
-        loop {
-            self.skip_seps();
-            if self.at(&Tok::RBrace) {
-                break;
-            }
-            if self.at_eof() {
-                if !failed {
-                    let secondary = (
-                        open.clone(),
-                        "the body's '{' opened here is not closed".to_string(),
-                    );
-                    let expected = if result.is_some() {
-                        "'}'"
-                    } else {
-                        "'let', an expression or '}'"
-                    };
-                    self.report(expected, Some(secondary), None);
+/// `comp NAME(P: TYPE, ...) -> TYPE { bindings; result }`.
+fn comp<'t>(
+    expr: Boxed<'t, 't, In<'t>, Expr, Extra>,
+    ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>,
+) -> impl Parser<'t, In<'t>, CompDef, Extra> + Clone {
+    let param = ident()
+        .labelled(Expect::ParamName)
+        .then_ignore(just(Tok::Colon).labelled(Expect::ParamColon))
+        .then(ty.clone());
+    let params = just(Tok::LParen)
+        .labelled(Expect::CompParams)
+        .ignore_then(
+            param
+                .separated_by(just(Tok::Comma))
+                .allow_trailing()
+                .collect::<Vec<_>>(),
+        )
+        .then_ignore(just(Tok::RParen))
+        .labelled(Ctx::Params)
+        .as_context();
+
+    // Each statement of the body recovers on its own. As long as the result has not
+    // been read, a statement that fails (even one that starts like the result) is
+    // reported and skipped, and the body goes on.
+    let item_end = choice((sep(), just(Tok::RBrace).rewind().ignored()));
+    let binding_item = just(Tok::Let)
+        .ignore_then(recovering(
+            binding(expr.clone(), ty.clone())
+                .then_ignore(item_end.clone())
+                .map(Some),
+            BODY_BINDING,
+            None,
+        ))
+        .map(BodyItem::Binding);
+    let result = expr.clone().then_ignore(item_end);
+    let broken_result = result.clone().not().ignore_then(recovering(
+        result.clone().to(BodyItem::Broken),
+        BODY_RESULT,
+        BodyItem::Broken,
+    ));
+    let junk = none_of([Tok::RBrace])
+        .rewind()
+        .ignore_then(expr.clone().not())
+        .ignore_then(recovering(
+            choice((
+                just(Tok::Let).ignored(),
+                expr.ignored(),
+                just(Tok::RBrace).ignored(),
+            ))
+            .to(BodyItem::Broken),
+            BODY_JUNK,
+            BodyItem::Broken,
+        ));
+    // After the result only `}` may follow; anything else is reported once and
+    // skipped to the body's end.
+    let close = just(Tok::RBrace)
+        .map_with(|_, e| Some(e.span()))
+        .recover_with(via_parser(skip_rest_of_body().to(None)));
+    let body = just(Tok::LBrace)
+        .labelled(Expect::BodyOpen)
+        .ignore_then(seps())
+        .ignore_then(
+            choice((binding_item, broken_result, junk))
+                .then_ignore(seps())
+                .repeated()
+                .collect::<Vec<_>>(),
+        )
+        .then(result.then_ignore(seps()).or_not())
+        .then(close)
+        .labelled(Ctx::Body)
+        .as_context();
+
+    just(Tok::Comp)
+        .ignore_then(ident().labelled(Expect::CompName))
+        .then(params)
+        .then_ignore(just(Tok::Arrow).labelled(Expect::ResultArrow))
+        .then(ty)
+        .then(body)
+        .validate(|(((name, params), ret), ((items, result), close)), e, emitter| {
+            let mut body = Vec::new();
+            let mut failed = close.is_none();
+            for item in items {
+                match item {
+                    BodyItem::Binding(Some(b)) => body.push(b),
+                    _ => failed = true,
                 }
-                return Err(());
             }
-            let before = self.pos;
-            let ok = if result.is_some() {
-                let help = "the result expression must be the last thing in the body".to_string();
-                self.report("'}'", None, Some(help));
-                false
-            } else if self.eat(&Tok::Let).is_some() {
-                match self.binding_rest() {
-                    Ok(b) => {
-                        body.push(b);
-                        true
+            e.state().body_failed = failed || result.is_none();
+            let result = match result {
+                Some(result) => result,
+                None => {
+                    if let (false, Some(close)) = (failed, close) {
+                        let diag = Diag::syntax(
+                            "found '}' but expected the computation's result expression",
+                            close,
+                        )
+                        .with_label("the body ends without a result")
+                        .with_help("a computation's body ends with the expression it returns");
+                        emitter.emit(SyntaxError::fatal(diag, Some(Tok::RBrace)));
                     }
-                    Err(()) => false,
-                }
-            } else if can_start_expr(self.peek()) {
-                match self.expr() {
-                    Ok(e) => {
-                        result = Some(e);
-                        true
+                    // Never seen: the program is rejected.
+                    Expr {
+                        kind: ExprKind::Tuple(vec![]),
+                        span: e.span(),
                     }
-                    Err(()) => false,
                 }
-            } else {
-                self.report("'let', an expression or '}'", None, None);
-                false
             };
-            if ok && !(self.peek().is_sep() || self.at(&Tok::RBrace)) {
-                let expected = "an operator, ';', a new line or '}'";
-                self.report(expected, None, None);
-                failed = true;
-                self.sync(true);
-            } else if !ok {
-                failed = true;
-                self.sync(true);
+            CompDef {
+                name,
+                params,
+                ret,
+                body,
+                result,
             }
-            if self.pos == before {
-                self.bump();
-            }
-        }
-        let close = self.bump().1; // the `}`
-        if failed {
-            return Err(());
-        }
-        match result {
-            Some(r) => Ok((body, r)),
-            None => {
-                let d = Diag::syntax(
-                    "found '}' but expected the computation's result expression",
-                    close,
-                )
-                .with_label("the body ends without a result")
-                .with_help("a computation's body ends with the expression it returns");
-                self.errors.push(d);
-                Err(())
-            }
-        }
-    }
-
-    // ---- types --------------------------------------------------------
-
-    pub(crate) fn ty(&mut self) -> PResult<TypeExpr> {
-        if self.depth >= MAX_DEPTH {
-            return self.fail("a type nested less deeply");
-        }
-        self.depth += 1;
-        let r = self.ty_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn ty_inner(&mut self) -> PResult<TypeExpr> {
-        if let Some(elem) = elem_type(self.peek()) {
-            return self.array_type(elem);
-        }
-        let Some(open) = self.eat(&Tok::LParen) else {
-            let help = match self.peek() {
-                Tok::Ident(_) => Some(
-                    "element types are pred s8 s16 s32 s64 u8 u16 u32 u64 f16 bf16 f32 f64"
-                        .to_string(),
-                ),
-                _ => None,
-            };
-            self.report(
-                "a type such as 'f32', 'f32[2x3]' or '(f32, s32)'",
-                None,
-                help,
-            );
-            return Err(());
-        };
-        let mut elems = Vec::new();
-        loop {
-            if self.eat(&Tok::RParen).is_some() {
-                break;
-            }
-            elems.push(self.ty()?);
-            if self.eat(&Tok::Comma).is_some() {
-                continue;
-            }
-            self.close(&Tok::RParen, "',' or ')'", &open, "(")?;
-            break;
-        }
-        Ok(TypeExpr {
-            kind: TypeExprKind::Tuple(elems),
-            span: open.start..self.last_end,
         })
-    }
+}
 
-    /// At an element type name: `f32`, `f32[]`, `f32[4x2x3]`, `f32[4,2,3]`.
-    fn array_type(&mut self, elem: ElemType) -> PResult<TypeExpr> {
-        let (_, name_span) = self.bump();
-        let dims = match self.eat(&Tok::LBracket) {
-            None => None,
-            Some(open) => Some(self.dims(&open)?),
-        };
-        Ok(TypeExpr {
-            kind: TypeExprKind::Array { elem, dims },
-            span: name_span.start..self.last_end,
-        })
-    }
+/// A whole program: statements separated by `;` or line breaks.
+pub(crate) fn program<'t>() -> impl Parser<'t, In<'t>, Program, Extra> {
+    let expr = expr();
+    let ty = ty();
 
-    fn dim_value(&mut self, text: &str, span: Span) -> PResult<u64> {
-        match text.parse::<u64>() {
-            Ok(v) => Ok(v),
-            Err(_) => {
-                let d = Diag::syntax(
-                    format!(
-                        "found the dimension '{text}' but expected a size that fits in 64 bits"
-                    ),
-                    span,
-                )
-                .with_label("dimension too large");
-                self.errors.push(d);
-                Err(())
-            }
-        }
-    }
+    // A statement ends at a separator, at the end, or where `==>` starts the next one.
+    let end_of_statement = choice((
+        sep(),
+        end().labelled(Expect::Quiet),
+        just(Tok::Implies)
+            .rewind()
+            .ignored()
+            .labelled(Expect::Quiet),
+    ));
 
-    /// After `[`: the sizes and the `]`.
-    fn dims(&mut self, open: &Span) -> PResult<Vec<u64>> {
-        let mut dims = Vec::new();
-        let mut expected = "',' or ']'";
-        match self.peek().clone() {
-            Tok::RBracket => {}
-            Tok::Dims(text) => {
-                let (_, span) = self.bump();
-                for part in text.split('x') {
-                    dims.push(self.dim_value(part, span.clone())?);
-                }
-                expected = "']'";
-            }
-            Tok::Int(_) => loop {
-                let Tok::Int(text) = self.peek().clone() else {
-                    return self.fail("a dimension size or ']'");
-                };
-                let (_, span) = self.bump();
-                dims.push(self.dim_value(&text, span)?);
-                if self.eat(&Tok::Comma).is_none() {
-                    break;
-                }
-                if self.at(&Tok::RBracket) {
-                    break;
-                }
-            },
-            _ => return self.fail("dimension sizes such as '2x3' or '2,3', or ']'"),
-        }
-        self.close(&Tok::RBracket, expected, open, "[")?;
-        Ok(dims)
-    }
-
-    // ---- expressions --------------------------------------------------
-
-    pub(crate) fn expr(&mut self) -> PResult<Expr> {
-        self.binary(1)
-    }
-
-    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
-        while let Some((op, prec)) = binop(self.peek()) {
-            if prec < min_prec {
-                break;
-            }
-            self.bump();
-            let rhs = self.binary(prec + 1)?;
-            let span = lhs.span.start..rhs.span.end;
-            lhs = Expr {
-                kind: ExprKind::Binary {
-                    op,
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
+    let let_stmt = just(Tok::Let)
+        .ignore_then(binding(expr.clone(), ty.clone()))
+        .map(StmtKind::Let);
+    let approx = just(Tok::Approx)
+        .labelled(Expect::Quiet)
+        .ignore_then(expr.clone())
+        .then(
+            just(Tok::Within)
+                .labelled(Expect::Quiet)
+                .ignore_then(expr.clone())
+                .or_not(),
+        );
+    let then_stmt = just(Tok::Then)
+        .ignore_then(expr.clone())
+        .then(approx.or_not())
+        .map(|(actual, approx)| {
+            StmtKind::Assert(match approx {
+                Some((expected, tol)) => Assertion::Close {
+                    actual,
+                    expected,
+                    tol,
                 },
-                span,
-            };
-        }
-        Ok(lhs)
-    }
-
-    fn unary(&mut self) -> PResult<Expr> {
-        if self.depth >= MAX_DEPTH {
-            return self.fail("an expression nested less deeply");
-        }
-        self.depth += 1;
-        let r = self.unary_inner();
-        self.depth -= 1;
-        r
-    }
-
-    fn unary_inner(&mut self) -> PResult<Expr> {
-        let op = match self.peek() {
-            Tok::Minus => UnOp::Neg,
-            Tok::Bang => UnOp::Not,
-            _ => return self.primary(),
-        };
-        let (_, s) = self.bump();
-        let operand = self.unary()?;
-        let span = s.start..operand.span.end;
-        Ok(Expr {
-            kind: ExprKind::Unary {
-                op,
-                operand: Box::new(operand),
-            },
-            span,
+                None => equal_or_holds(actual),
+            })
+        });
+    let implies_stmt = just(Tok::Implies)
+        .ignore_then(expr.clone())
+        .then_ignore(just(Tok::Assign))
+        .then(expr.clone())
+        .map(|(actual, expected)| StmtKind::Assert(Assertion::Equal { actual, expected }));
+    let expr_stmt = expr
+        .clone()
+        .then(
+            choice((just(Tok::Chevrons), just(Tok::Produces)))
+                .labelled(Expect::Quiet)
+                .ignore_then(expr.clone())
+                .or_not(),
+        )
+        .map(|(actual, expected)| match expected {
+            Some(expected) => StmtKind::Assert(Assertion::Equal { actual, expected }),
+            None => StmtKind::Expr(actual),
+        });
+    let simple = choice((let_stmt, then_stmt, implies_stmt, expr_stmt))
+        .map_with(|kind, e| Stmt {
+            kind,
+            span: e.span(),
         })
-    }
-
-    fn number(&mut self) -> Expr {
-        let (tok, span) = self.bump();
-        let kind = match tok {
-            Tok::Int(text) => ExprKind::Number(NumLit {
-                text,
-                is_integer: true,
-            }),
-            Tok::Float(text) => ExprKind::Number(NumLit {
-                text,
-                is_integer: false,
-            }),
-            // Only called at a number.
-            _ => ExprKind::Tuple(vec![]),
-        };
-        Expr { kind, span }
-    }
-
-    fn primary(&mut self) -> PResult<Expr> {
-        if let Some(elem) = elem_type(self.peek()) {
-            return self.typed(elem);
-        }
-        match self.peek().clone() {
-            Tok::Int(_) | Tok::Float(_) => Ok(self.number()),
-            Tok::True | Tok::False => {
-                let (tok, span) = self.bump();
-                Ok(Expr {
-                    kind: ExprKind::Bool(tok == Tok::True),
-                    span,
-                })
-            }
-            Tok::Str(s) => {
-                let (_, span) = self.bump();
-                Ok(Expr {
-                    kind: ExprKind::Str(s),
-                    span,
-                })
-            }
-            Tok::LBrace => self.brace(),
-            Tok::LParen => self.paren(),
-            Tok::Ident(name) => {
-                let (_, span) = self.bump();
-                if self.at(&Tok::LParen) {
-                    self.call(Ident { name, span })
-                } else {
-                    Ok(Expr {
-                        kind: ExprKind::Var(name),
-                        span,
-                    })
-                }
-            }
-            _ => self.fail("an expression"),
-        }
-    }
-
-    /// At an element type name: a typed literal (`f32[2] {1, 2}`, `s32 -1`) or a type alone.
-    fn typed(&mut self, elem: ElemType) -> PResult<Expr> {
-        let ty = self.array_type(elem)?;
-        let value_follows = match self.peek() {
-            Tok::LBrace | Tok::Int(_) | Tok::Float(_) | Tok::True | Tok::False => true,
-            // `s32 -1`, but not `f32 - 1`.
-            Tok::Minus => {
-                matches!(self.peek_at(1), Tok::Int(_) | Tok::Float(_))
-                    && self.toks.get(self.pos + 1).map(|t| t.1.start) == Some(self.span().end)
-            }
-            _ => false,
-        };
-        if !value_follows {
-            let span = ty.span.clone();
-            return Ok(Expr {
-                kind: ExprKind::Type(ty),
-                span,
-            });
-        }
-        let value = match self.peek() {
-            Tok::LBrace => self.brace()?,
-            Tok::Minus => {
-                let (_, s) = self.bump();
-                let n = self.number();
-                let span = s.start..n.span.end;
-                Expr {
-                    kind: ExprKind::Unary {
-                        op: UnOp::Neg,
-                        operand: Box::new(n),
-                    },
-                    span,
-                }
-            }
-            Tok::True | Tok::False => {
-                let (tok, span) = self.bump();
-                Expr {
-                    kind: ExprKind::Bool(tok == Tok::True),
-                    span,
-                }
-            }
-            _ => self.number(),
-        };
-        let span = ty.span.start..value.span.end;
-        Ok(Expr {
-            kind: ExprKind::Typed {
-                ty,
-                value: Box::new(value),
-            },
-            span,
+        .then_ignore(end_of_statement.clone());
+    // A `comp` ends at its `}`, so junk after it is skipped from there, keeping
+    // whatever its body reported.
+    let comp_stmt = comp(expr, ty)
+        .map_with(|def, e| Stmt {
+            kind: StmtKind::Comp(def),
+            span: e.span(),
         })
-    }
-
-    /// `{a, b, ...}`, trailing comma allowed.
-    fn brace(&mut self) -> PResult<Expr> {
-        let (_, open) = self.bump();
-        let mut items = Vec::new();
-        loop {
-            if self.at(&Tok::RBrace) {
-                break;
-            }
-            if !can_start_expr(self.peek()) {
-                let expected = if items.is_empty() {
-                    "an expression or '}'"
-                } else {
-                    "an expression or '}' after ','"
-                };
-                let secondary = (open.clone(), "in the '{' opened here".to_string());
-                self.report(expected, Some(secondary), None);
-                return Err(());
-            }
-            items.push(self.expr()?);
-            if self.eat(&Tok::Comma).is_none() {
-                break;
-            }
-        }
-        let close = self.close(&Tok::RBrace, "',' or '}'", &open, "{")?;
-        Ok(Expr {
-            kind: ExprKind::Brace(items),
-            span: open.start..close.end,
+        .then_ignore(skip_after_failed_body().or(recovering(
+            end_of_statement,
+            AFTER_STATEMENT,
+            (),
+        )));
+    let statement = recovering(
+        choice((comp_stmt, simple))
+            .map(Some)
+            .labelled(Expect::Statement),
+        STATEMENT,
+        None,
+    );
+    seps()
+        .ignore_then(statement.then_ignore(seps()).repeated().collect::<Vec<_>>())
+        .then_ignore(end())
+        .map(|stmts| Program {
+            stmts: stmts.into_iter().flatten().collect(),
         })
-    }
+}
 
-    /// `()`, `(a)`, `(a,)`, `(a, b, ...)`.
-    fn paren(&mut self) -> PResult<Expr> {
-        let (_, open) = self.bump();
-        let mut items = Vec::new();
-        let mut trailing_comma = false;
-        loop {
-            if self.at(&Tok::RParen) {
-                break;
-            }
-            if !can_start_expr(self.peek()) {
-                let secondary = (open.clone(), "in the '(' opened here".to_string());
-                self.report("an expression or ')'", Some(secondary), None);
-                return Err(());
-            }
-            items.push(self.expr()?);
-            trailing_comma = self.eat(&Tok::Comma).is_some();
-            if !trailing_comma {
-                break;
-            }
-        }
-        let close = self.close(&Tok::RParen, "',' or ')'", &open, "(")?;
-        let span = open.start..close.end;
-        if items.len() == 1 && !trailing_comma {
-            let mut inner = items.pop().ok_or(())?;
-            inner.span = span;
-            return Ok(inner);
-        }
-        Ok(Expr {
-            kind: ExprKind::Tuple(items),
-            span,
-        })
-    }
-
-    /// At `(` after a name: positional and `name=value` arguments.
-    fn call(&mut self, callee: Ident) -> PResult<Expr> {
-        let (_, open) = self.bump();
-        let mut args = Vec::new();
-        loop {
-            if self.at(&Tok::RParen) {
-                break;
-            }
-            let name = match (self.peek(), self.peek_at(1)) {
-                (Tok::Ident(n), Tok::Assign) => {
-                    let name = n.clone();
-                    let (_, span) = self.bump();
-                    self.bump(); // =
-                    Some(Ident { name, span })
-                }
-                _ => None,
-            };
-            if !can_start_expr(self.peek()) {
-                let expected = if name.is_some() {
-                    "an expression"
-                } else {
-                    "an argument or ')'"
-                };
-                let secondary = (
-                    open.clone(),
-                    format!("in the arguments of '{}'", callee.name),
-                );
-                self.report(expected, Some(secondary), None);
-                return Err(());
-            }
-            let value = self.expr()?;
-            args.push(Arg { name, value });
-            if self.eat(&Tok::Comma).is_none() {
-                break;
-            }
-        }
-        let close = self.close(&Tok::RParen, "',' or ')'", &open, "(")?;
-        let span = callee.span.start..close.end;
-        Ok(Expr {
-            kind: ExprKind::Call { callee, args },
-            span,
-        })
-    }
-
-    /// For `parse_expr`: one expression and nothing after it.
-    pub(crate) fn lone_expr(&mut self) -> PResult<Expr> {
-        self.skip_seps();
-        let e = self.expr()?;
-        self.skip_seps();
-        if !self.at_eof() {
-            return self.fail("an operator or the end of the expression");
-        }
-        Ok(e)
-    }
+/// For `parse_expr`: one expression and nothing after it.
+pub(crate) fn lone_expr<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> {
+    seps()
+        .ignore_then(expr())
+        .then_ignore(seps())
+        .then_ignore(end().labelled(Expect::ExprEnd))
 }

@@ -88,6 +88,14 @@ fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
     }
 }
 
+fn shown(atom: &Atom) -> String {
+    match atom {
+        Atom::Num { text, negative: true, .. } => format!("-{text}"),
+        Atom::Num { text, .. } => text.clone(),
+        Atom::Bool(b) => b.to_string(),
+    }
+}
+
 fn f32_exact(atom: &Atom) -> Option<f32> {
     // Parsing straight to f32 rounds once; going through f64 could round twice.
     if let Atom::Num { text, negative, .. } = atom {
@@ -108,12 +116,19 @@ fn convert<T: Elem>(atom: &Atom, elem: ElemType) -> Result<T, String> {
                 T::cast_from(i as i64)
             }
         }
-        Parsed::Float(f) => match elem {
-            ElemType::F32 => T::cast_from(f32_exact(atom).unwrap_or(f as f32)),
-            ElemType::F16 => T::cast_from(f16::from_f64(f)),
-            ElemType::BF16 => T::cast_from(bf16::from_f64(f)),
-            _ => T::cast_from(f),
-        },
+        Parsed::Float(f) => {
+            let v: T = match elem {
+                ElemType::F32 => T::cast_from(f32_exact(atom).unwrap_or(f as f32)),
+                ElemType::F16 => T::cast_from(f16::cast_from(f)),
+                ElemType::BF16 => T::cast_from(bf16::cast_from(f)),
+                _ => T::cast_from(f),
+            };
+            // A finite number that rounds to infinity does not fit the type.
+            if v.to_f64().is_infinite() && f.is_finite() {
+                return Err(format!("`{}` is out of range for {elem}", shown(atom)));
+            }
+            v
+        }
     })
 }
 

@@ -76,6 +76,59 @@ impl Scalar for bf16 {
     }
 }
 
+/// Rounds to f32 "to odd": exact results stay, inexact ones get an odd last mantissa
+/// bit. Rounding that once more to a type with at most 22 mantissa bits (f16, bf16)
+/// gives the same result as rounding the original value directly, so there is no
+/// double-rounding error. (Rounding f64 to f32 to f16 with nearest-even twice is
+/// wrong for values just past a midpoint.)
+pub trait ToOddF32: Copy {
+    fn to_odd_f32(self) -> f32;
+}
+
+/// Moves `r` one ulp towards larger magnitude if `up`, else smaller, unless its last bit is already odd.
+#[inline(always)]
+fn make_odd(r: f32, up: bool) -> f32 {
+    let bits = r.to_bits();
+    if bits & 1 == 1 {
+        r
+    } else if up {
+        f32::from_bits(bits + 1)
+    } else {
+        f32::from_bits(bits - 1)
+    }
+}
+
+impl ToOddF32 for f64 {
+    #[inline(always)]
+    fn to_odd_f32(self) -> f32 {
+        let r = self as f32;
+        if self.is_nan() || r as f64 == self {
+            return r;
+        }
+        make_odd(r, self.abs() > (r as f64).abs())
+    }
+}
+impl ToOddF32 for f32 {
+    #[inline(always)]
+    fn to_odd_f32(self) -> f32 {
+        self
+    }
+}
+macro_rules! odd_from_int {
+    ($($t:ty),*) => {$(
+        impl ToOddF32 for $t {
+            #[inline(always)]
+            fn to_odd_f32(self) -> f32 {
+                let v = self as i128;
+                let r = self as f32;
+                let back = r as i128;
+                if back == v { r } else { make_odd(r, v.abs() > back.abs()) }
+            }
+        }
+    )*};
+}
+odd_from_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+
 // Primitive to primitive: `as` (saturating float→int, NaN→0; round-to-nearest int→float).
 macro_rules! cast_row {
     ($src:ty => $($dst:ty),*) => {$(
@@ -106,14 +159,14 @@ macro_rules! cast_matrix {
             #[inline(always)]
             fn cast_from(t: bf16) -> $src { t.to_f32() as $src }
         }
-        // f16/bf16 as target: through f64, which holds every integer below 2^53 and every f32 exactly.
+        // f16/bf16 as target: through f32 rounded to odd, then one rounding to nearest even.
         impl CastFrom<$src> for f16 {
             #[inline(always)]
-            fn cast_from(t: $src) -> f16 { f16::from_f64(t as f64) }
+            fn cast_from(t: $src) -> f16 { f16::from_f32(t.to_odd_f32()) }
         }
         impl CastFrom<$src> for bf16 {
             #[inline(always)]
-            fn cast_from(t: $src) -> bf16 { bf16::from_f64(t as f64) }
+            fn cast_from(t: $src) -> bf16 { bf16::from_f32(t.to_odd_f32()) }
         }
     )*};
 }
@@ -222,6 +275,21 @@ mod tests {
         assert!(!bool::cast_from(-0.0f64));
         assert_eq!(f32::cast_from(true), 1.0);
         assert_eq!(bf16::cast_from(true), bf16::ONE);
+    }
+
+    #[test]
+    fn conversions_to_16_bit_floats_round_once() {
+        // 1 + 2^-11 + 2^-40 is just above the f16 midpoint between 1 and 1 + 2^-10:
+        // it must round up. Via f32 with nearest-even it would land on the midpoint
+        // (1 + 2^-11) and then round down to 1.
+        let x = 1.0f64 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(f16::cast_from(x).to_f32(), 1.0 + 2f32.powi(-10));
+        // 2^32 + 2^24 + 1 to bf16 (8 significant bits): just above a midpoint, rounds up.
+        let v: u64 = (1 << 32) + (1 << 24) + 1;
+        assert_eq!(bf16::cast_from(v).to_f64(), (1u64 << 32) as f64 + (1u64 << 25) as f64);
+        assert_eq!(f16::cast_from(65520.0f64), f16::INFINITY);
+        assert_eq!(f16::cast_from(1e-8f64), f16::from_bits(0));
+        assert_eq!(f16::cast_from(3e-8f64), f16::from_bits(1));
     }
 
     #[test]
