@@ -184,8 +184,8 @@ fn check_map(op: &str, b: &BroadcastDims, lo: &ArrayType, hi: &ArrayType) -> Res
     if b.dims.len() != lo.rank() {
         return Err(err(
             format!(
-                "broadcast_dimensions has {} entries but the lower-rank operand {} has rank {}",
-                b.dims.len(),
+                "broadcast_dimensions has {} but the lower-rank operand {} has rank {}",
+                plural(b.dims.len(), "entry", "entries"),
                 lo,
                 lo.rank()
             ),
@@ -211,11 +211,15 @@ fn check_map(op: &str, b: &BroadcastDims, lo: &ArrayType, hi: &ArrayType) -> Res
     Ok(map)
 }
 
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Every strictly increasing map of `lo`'s dims into `hi`'s dims under which each
 /// pair of sizes is compatible, numpy's trailing alignment first when it fits.
 pub fn fitting_maps(lo: &[usize], hi: &[usize]) -> Vec<Vec<usize>> {
     fn go(lo: &[usize], hi: &[usize], start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if out.len() >= 16 {
+        if out.len() >= 256 {
             return;
         }
         let i = cur.len();

@@ -84,7 +84,7 @@ pub fn run(plan: &Plan, leaf_values: &[Value]) -> Result<Array, KernelError> {
     let mut leaves: Vec<(Box<dyn LeafFill + '_>, crate::types::ElemType)> = vec![];
     for ((_, map), v) in plan.leaves.iter().zip(leaf_values) {
         let a = v.as_array().ok_or_else(internal)?;
-        leaves.push((leaf(a, map, &out_dims), a.elem()));
+        leaves.push((leaf(a, map, &out_dims)?, a.elem()));
     }
     crate::with_elem_type!(root.k.out_elem, O => run_typed::<O>(&plan.steps, &leaves, &out_dims))
 }

@@ -6,7 +6,7 @@
 //! Either way the per-element function is monomorphic; dynamic dispatch
 //! happens once per op call or once per chunk, never per element.
 
-use super::strided::{Gather, Src, map1, map2};
+use super::strided::{Gather, Src, map1, map2, map3};
 use crate::ir::KernelError;
 use crate::types::ElemType;
 use crate::value::{Array, Elem, Nd};
@@ -104,8 +104,7 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
         let (Some(a), Some(m)) = (args.first(), maps.first()) else {
             return Err(mismatch());
         };
-        let a = nd::<T>(a)?;
-        let src = Src::broadcast_in_dim(a, out_dims.len(), m);
+        let src = placed(nd::<T>(a)?, m, out_dims)?;
         Ok(Array::from_nd(map1(out_dims, &src, self.0)))
     }
     fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
@@ -122,10 +121,8 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         let ([a, b], [ma, mb]) = (args, maps) else {
             return Err(mismatch());
         };
-        let (a, b) = (nd::<T>(a)?, nd::<T>(b)?);
-        let rank = out_dims.len();
-        let sa = Src::broadcast_in_dim(a, rank, ma);
-        let sb = Src::broadcast_in_dim(b, rank, mb);
+        let sa = placed(nd::<T>(a)?, ma, out_dims)?;
+        let sb = placed(nd::<T>(b)?, mb, out_dims)?;
         Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)))
     }
     fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
@@ -162,8 +159,8 @@ impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
 }
 
 /// A leaf over `a`, placed into `out_dims` by `map`.
-pub fn leaf<'a>(a: &'a Array, map: &[usize], out_dims: &[usize]) -> Box<dyn LeafFill + 'a> {
-    crate::with_array!(a, x => Box::new(TypedLeaf(Gather::new(out_dims, Src::broadcast_in_dim(x, out_dims.len(), map)))))
+pub fn leaf<'a>(a: &'a Array, map: &[usize], out_dims: &[usize]) -> Result<Box<dyn LeafFill + 'a>, KernelError> {
+    crate::with_array!(a, x => Ok(Box::new(TypedLeaf(Gather::new(out_dims, placed(x, map, out_dims)?)))))
 }
 
 /// The kernel of every elementwise op: its function and where each operand sits
@@ -186,5 +183,59 @@ impl crate::ir::Kernel for ElementwiseKernel {
     }
     fn as_elementwise(&self) -> Option<&ElementwiseKernel> {
         Some(self)
+    }
+}
+
+/// Operand `a` read over `out_dims`, placed by `map`; checks the placement first
+/// (the view reads memory by it).
+fn placed<'a, T>(a: &'a Nd<T>, map: &[usize], out_dims: &[usize]) -> Result<Src<'a, T>, KernelError> {
+    let fits = a.ndim() == map.len()
+        && a.shape().iter().zip(map).all(|(&s, &d)| out_dims.get(d).is_some_and(|&o| s == 1 || s == o));
+    if fits { Ok(Src::broadcast_in_dim(a, out_dims.len(), map)) } else { Err(mismatch()) }
+}
+
+struct Tern<A, B, C, O, F>(F, PhantomData<fn(A, B, C) -> O>);
+
+/// The elementwise function `f` of three operands (types fixed at check time).
+pub fn ternary<A: ChunkElem, B: ChunkElem, C: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
+where
+    F: Fn(A, B, C) -> O + Send + Sync + Copy + 'static,
+{
+    Arc::new(Tern(f, PhantomData))
+}
+
+impl<A, B, C, O, F> ElementwiseFn for Tern<A, B, C, O, F>
+where
+    A: ChunkElem,
+    B: ChunkElem,
+    C: ChunkElem,
+    O: ChunkElem,
+    F: Fn(A, B, C) -> O + Send + Sync + Copy,
+{
+    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+        let ([a, b, c], [ma, mb, mc]) = (args, maps) else {
+            return Err(mismatch());
+        };
+        let a = A::unwrap(a).ok_or_else(mismatch)?;
+        let b = B::unwrap(b).ok_or_else(mismatch)?;
+        let c = C::unwrap(c).ok_or_else(mismatch)?;
+        let (sa, sb, sc) = (placed(a, ma, out_dims)?, placed(b, mb, out_dims)?, placed(c, mc, out_dims)?);
+        Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
+    }
+
+    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+        let [a, b, c] = ins else {
+            return Err(mismatch());
+        };
+        let a = A::chunk(a).ok_or_else(mismatch)?;
+        let b = B::chunk(b).ok_or_else(mismatch)?;
+        let c = C::chunk(c).ok_or_else(mismatch)?;
+        if a.len() != b.len() || b.len() != c.len() {
+            return Err(mismatch());
+        }
+        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
+        o.clear();
+        o.extend(a.iter().zip(b).zip(c).map(|((&x, &y), &z)| (self.0)(x, y, z)));
+        Ok(())
     }
 }

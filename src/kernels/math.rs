@@ -7,6 +7,7 @@
 //! vectorizes, where libm's `tanhf` is a call per element.
 
 use half::{bf16, f16};
+use num_traits::Float;
 
 /// exp(y) for y in [0, 20] (the only range `tanh_f32` asks for).
 #[inline(always)]
@@ -45,6 +46,28 @@ pub fn tanh_f32(a: f32) -> f32 {
     let small = x - x * x * x * (1.0 / 3.0);
     let t = if x < 1.0 / 8192.0 { small } else { large } as f32;
     if a.is_nan() { a } else { t.copysign(a) }
+}
+
+/// NaN-propagating maximum; +0 is above -0 (Max in spec/ops/binary.md; Clamp too).
+pub fn fmax<T: Float>(x: T, y: T) -> T {
+    if x.is_nan() || y.is_nan() {
+        T::nan()
+    } else if x > y || (x == y && y.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
+}
+
+/// NaN-propagating minimum; -0 is below +0 (Min in spec/ops/binary.md; Clamp too).
+pub fn fmin<T: Float>(x: T, y: T) -> T {
+    if x.is_nan() || y.is_nan() {
+        T::nan()
+    } else if x < y || (x == y && x.is_sign_negative()) {
+        x
+    } else {
+        y
+    }
 }
 
 /// Elementwise tanh for every float type: f32 (and the 16-bit types through it) as above,

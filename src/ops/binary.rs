@@ -9,6 +9,7 @@ use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
 use crate::types::{ElemType, Type};
+use crate::kernels::math::{fmax, fmin};
 use num_traits::Float;
 use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 use std::sync::Arc;
@@ -65,27 +66,6 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<BinFn>, classes: &[&str])
             out_elem: elem,
         }),
     })
-}
-
-/// NaN-propagating maximum; +0 is above -0 (spec/numerics.md).
-fn fmax<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x > y || (x == y && y.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
-}
-
-fn fmin<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x < y || (x == y && x.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
 }
 
 /// Integer power as XLA computes it: repeated squaring with wraparound; a negative

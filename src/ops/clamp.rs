@@ -3,23 +3,14 @@
 //! spec/ops/binary.md (NaN-propagating on floats). `min` and `max` are each a
 //! scalar (read with stride 0) or an array of the operand's shape. Clamp is an
 //! elementwise kernel, so it fuses with the elementwise ops around it.
-//!
-//! This file also holds `ternary`, the three-operand elementwise function that
-//! Clamp and Select share (the three-operand sibling of `kernels::fused::unary`
-//! and `binary`).
 
-use super::common::internal;
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
-use crate::ir::KernelError;
-use crate::kernels::fused::{Chunk, ChunkElem, ElementwiseFn, ElementwiseKernel};
-use crate::kernels::{Src, map3};
+use crate::kernels::fused::{ElementwiseKernel, ternary};
+use crate::kernels::math::{fmax, fmin};
 use crate::types::Type;
-use crate::value::{Array, Nd};
-use num_traits::Float;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 const SPEC: &str = include_str!("../../spec/ops/clamp.md");
@@ -72,84 +63,4 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 
 fn internal_diag(cx: &CallCtx) -> Diag {
     Diag::check(cx.code("internal"), "Clamp: no kernel for this element type", cx.span.clone())
-}
-
-/// NaN-propagating maximum; +0 is above -0 (as Max in spec/ops/binary.md).
-fn fmax<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x > y || (x == y && y.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
-}
-
-/// NaN-propagating minimum; -0 is below +0 (as Min in spec/ops/binary.md).
-fn fmin<T: Float>(x: T, y: T) -> T {
-    if x.is_nan() || y.is_nan() {
-        T::nan()
-    } else if x < y || (x == y && x.is_sign_negative()) {
-        x
-    } else {
-        y
-    }
-}
-
-fn mismatch() -> KernelError {
-    internal("elementwise operand of unexpected type or shape")
-}
-
-/// Operand `a` read over `out_dims`, placed by `map`; checks the placement first
-/// (the view reads memory by it).
-fn placed<'a, T>(a: &'a Nd<T>, map: &[usize], out_dims: &[usize]) -> Result<Src<'a, T>, KernelError> {
-    let fits = a.ndim() == map.len()
-        && a.shape().iter().zip(map).all(|(&s, &d)| out_dims.get(d).is_some_and(|&o| s == 1 || s == o));
-    if fits { Ok(Src::broadcast_in_dim(a, out_dims.len(), map)) } else { Err(mismatch()) }
-}
-
-struct Tern<A, B, C, O, F>(F, PhantomData<fn(A, B, C) -> O>);
-
-/// The elementwise function `f` of three operands (types fixed at check time).
-pub fn ternary<A: ChunkElem, B: ChunkElem, C: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
-where
-    F: Fn(A, B, C) -> O + Send + Sync + Copy + 'static,
-{
-    Arc::new(Tern(f, PhantomData))
-}
-
-impl<A, B, C, O, F> ElementwiseFn for Tern<A, B, C, O, F>
-where
-    A: ChunkElem,
-    B: ChunkElem,
-    C: ChunkElem,
-    O: ChunkElem,
-    F: Fn(A, B, C) -> O + Send + Sync + Copy,
-{
-    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
-        let ([a, b, c], [ma, mb, mc]) = (args, maps) else {
-            return Err(mismatch());
-        };
-        let a = A::unwrap(a).ok_or_else(mismatch)?;
-        let b = B::unwrap(b).ok_or_else(mismatch)?;
-        let c = C::unwrap(c).ok_or_else(mismatch)?;
-        let (sa, sb, sc) = (placed(a, ma, out_dims)?, placed(b, mb, out_dims)?, placed(c, mc, out_dims)?);
-        Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
-    }
-
-    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
-        let [a, b, c] = ins else {
-            return Err(mismatch());
-        };
-        let a = A::chunk(a).ok_or_else(mismatch)?;
-        let b = B::chunk(b).ok_or_else(mismatch)?;
-        let c = C::chunk(c).ok_or_else(mismatch)?;
-        if a.len() != b.len() || b.len() != c.len() {
-            return Err(mismatch());
-        }
-        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
-        o.clear();
-        o.extend(a.iter().zip(b).zip(c).map(|((&x, &y), &z)| (self.0)(x, y, z)));
-        Ok(())
-    }
 }

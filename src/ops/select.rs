@@ -4,7 +4,7 @@
 //! element is chosen by the element of `pred` at the same index, by an
 //! elementwise kernel that fuses with the elementwise ops around it.
 
-use super::clamp::ternary;
+use crate::kernels::fused::ternary;
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;

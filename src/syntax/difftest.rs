@@ -95,7 +95,7 @@ fn differential() {
         let bn = needs_more_input(&src);
         if a != b || ae != be || an != bn {
             diffs += 1;
-            if diffs <= 400 && !src.starts_with("comp") {
+            if diffs <= 400 {
                 eprintln!("==== {src:?}");
                 if a != b { eprintln!("-- old parse:\n{a}\n-- new parse:\n{b}"); }
                 if ae != be { eprintln!("-- old expr:\n{ae}\n-- new expr:\n{be}"); }
@@ -104,4 +104,59 @@ fn differential() {
         }
     }
     eprintln!("{diffs} of {total} differ");
+}
+
+#[test]
+fn timing() {
+    let mut prog = String::new();
+    for i in 0..3000 {
+        prog += &format!("let a{i}: f32[2x3] = f32[2,3] {{{{1, 2, 3}}, {{4, 5, -6}}}} + b * c - Dot(x, y, lhs_contracting_dimensions={{1}})\n");
+        if i % 10 == 0 {
+            prog += "comp f(x: f32, y: (s32, f32[2])) -> f32 {\n let z = x * 2.5e3\n z }\nthen f(a) ~= {1} within 1e-3\n";
+        }
+    }
+    let cases: Vec<(&str, String)> = vec![
+        ("big program", prog),
+        ("long chain", format!("let a = {}1", "1 + ".repeat(20000))),
+        ("nested braces err", format!("let a = {}1 2{}", "f32[1] {".repeat(120), "}".repeat(120))),
+        ("nested calls err", format!("let a = {}1 2{}", "f(".repeat(120), ")".repeat(120))),
+        ("nested parens err", format!("let a = {}1 2{}", "(".repeat(120), ")".repeat(120))),
+        ("nested mixed", format!("let a = {}1{}", "f(x=1, (g, {-".repeat(40), "})))".repeat(40))),
+        ("deep body", format!("comp f() -> f32 {{ {}1{} }}", "(".repeat(120), ")".repeat(120))),
+        ("deep body err", format!("comp f() -> f32 {{ {}1 2{} }}", "(".repeat(120), ")".repeat(120))),
+        ("many errors", "let a = (1 2\n".repeat(5000)),
+        ("junk", "@ ) ] } ;\n".repeat(5000)),
+    ];
+    for (name, src) in &cases {
+        let which = std::env::var("WHICH").unwrap_or_default();
+        if !which.is_empty() && !name.contains(which.as_str()) { continue; }
+        let t = std::time::Instant::now();
+        let a = super::old::parse(src);
+        let t_old = t.elapsed();
+        eprintln!("{name:20} old {t_old:?}");
+        let t = std::time::Instant::now();
+        let b = parse(src);
+        let t_new = t.elapsed();
+        let same = match (&a, &b) { (Err(x), Err(y)) => format!("{x:?}") == format!("{y:?}"), (Ok(_), Ok(_)) => true, _ => false };
+        eprintln!("{name:20} old {t_old:?} new {t_new:?} same={same}");
+        std::mem::forget(a); std::mem::forget(b);
+    }
+}
+
+#[test]
+fn timing_new() {
+    let mut prog = String::new();
+    for i in 0..300 {
+        prog += &format!("let a{i}: f32[2x3] = f32[2,3] {{{{1, 2, 3}}, {{4, 5, -6}}}} + b * c - Dot(x, y, lhs_contracting_dimensions={{1}})\n");
+        if i % 10 == 0 {
+            prog += "comp f(x: f32, y: (s32, f32[2])) -> f32 {\n let z = x * 2.5e3\n z }\nthen f(a) ~= {1} within 1e-3\n";
+        }
+    }
+    let t = std::time::Instant::now();
+    let lexed = lexer::lex(&prog);
+    eprintln!("lex {:?}", t.elapsed());
+    let toks = lexer::layout(lexed.toks);
+    let t = std::time::Instant::now();
+    let r = parser::run(parser::program(), &toks, prog.len());
+    eprintln!("parse {:?} {}", t.elapsed(), r.1.len());
 }
