@@ -17,7 +17,10 @@ fn exp_reduced(y: f64) -> f64 {
     const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
     // Adding and subtracting 1.5 * 2^52 rounds to the nearest integer without a branch.
     const ROUND: f64 = 6_755_399_441_055_744.0;
-    let kf = (y * LOG2E + ROUND) - ROUND;
+    let t = y * LOG2E + ROUND;
+    let kf = t - ROUND;
+    // The integer k sits in the low bits of t's representation: no float-to-int conversion.
+    let k = t.to_bits().wrapping_sub(ROUND.to_bits());
     let r = (y - kf * LN2_HI) - kf * LN2_LO;
     let mut p = 1.0 / 479_001_600.0;
     p = p * r + 1.0 / 39_916_800.0;
@@ -32,7 +35,7 @@ fn exp_reduced(y: f64) -> f64 {
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    p * f64::from_bits(((kf as i64 + 1023) as u64) << 52)
+    p * f64::from_bits(k.wrapping_add(1023) << 52)
 }
 
 /// tanh for f32, faithfully rounded (see the module comment).

@@ -57,6 +57,11 @@ unsafe impl<T: Sync> Sync for SendPtr<T> {}
 unsafe impl<T: Sync> Send for SendPtr<T> {}
 
 /// Fills output rows `r0..r0 + band.len()/cols`, one TILE-wide column block at a time.
+///
+/// Each block goes through a small local tile: read TILE operand rows (each a
+/// contiguous run), then write TILE output rows (each contiguous). Going straight
+/// from one to the other would touch TILE lines a power-of-two stride apart on
+/// one side, which all fall in the same cache set and evict each other.
 fn copy_band<T: Copy>(
     band: &mut [MaybeUninit<T>],
     ptr: *const T,
@@ -66,13 +71,24 @@ fn copy_band<T: Copy>(
     col_stride: isize,
 ) {
     let nrows = band.len() / cols;
+    let mut tile: Vec<MaybeUninit<T>> = Vec::with_capacity(TILE * TILE);
+    // SAFETY: MaybeUninit needs no initialisation; every slot read below is written first.
+    unsafe { tile.set_len(TILE * TILE) };
     for c0 in (0..cols).step_by(TILE) {
-        let c1 = (c0 + TILE).min(cols);
-        for c in c0..c1 {
-            // Rows of the output are contiguous in the operand (stride 1).
-            let src = unsafe { ptr.offset(base + c as isize * col_stride + r0 as isize) };
-            for r in 0..nrows {
-                band[r * cols + c].write(unsafe { *src.add(r) });
+        let cn = TILE.min(cols - c0);
+        for c in 0..cn {
+            // Output column c0 + c is a contiguous run of the operand (stride 1 over rows).
+            let src = unsafe { ptr.offset(base + (c0 + c) as isize * col_stride + r0 as isize) };
+            let run = unsafe { std::slice::from_raw_parts(src, nrows) };
+            for (slot, &x) in tile[c * TILE..c * TILE + nrows].iter_mut().zip(run) {
+                slot.write(x);
+            }
+        }
+        for r in 0..nrows {
+            let row = &mut band[r * cols + c0..r * cols + c0 + cn];
+            for (c, d) in row.iter_mut().enumerate() {
+                // SAFETY: tile[c * TILE + r] was written in the loop above (c < cn, r < nrows).
+                d.write(unsafe { tile[c * TILE + r].assume_init() });
             }
         }
     }

@@ -2,10 +2,14 @@
 //!
 //! `SyntaxError` implements chumsky's `Error` and `LabelError` traits, so chumsky
 //! merges the alternatives that failed at the same token into one "expected" set.
-//! The labels are ours (`Expect`, `Ctx`) rather than strings, which lets `to_diag`
-//! phrase the set the way the language's messages read ("found X but expected Y"),
-//! and lets a complete diagnostic (`fatal`: nesting too deep, a dimension too
-//! large) survive both merging and relabelling.
+//! The labels are ours (`Expect`, `Ctx`) rather than strings, which lets
+//! `into_diag` phrase the set the way the language's messages read ("found X but
+//! expected Y"), and lets a complete diagnostic (`fatal`: nesting too deep, a
+//! dimension too large) survive both merging and relabelling.
+//!
+//! Parsers fail and backtrack all the time, so an error is cheap to make: the
+//! expected set is a bit set and the found token is looked up only when a
+//! diagnostic is made.
 
 use super::lexer::Tok;
 use crate::ast::Span;
@@ -16,14 +20,14 @@ use chumsky::error::{Error, LabelError};
 use chumsky::input::Input;
 use chumsky::util::MaybeRef;
 
-/// Something the parser would have accepted at the error.
-#[derive(Clone, Debug, PartialEq)]
+/// A described thing the parser would have accepted at the error (a token it
+/// would have accepted is named by the token itself).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Expect {
-    Tok(Tok),
-    /// The end of the text.
-    End,
     /// An alternative not worth naming (an optional suffix, a lookahead).
     Quiet,
+    /// The end of the text.
+    End,
     Statement,
     LetName,
     CompName,
@@ -44,65 +48,150 @@ pub(crate) enum Expect {
     ExprEnd,
 }
 
-impl Expect {
-    fn text(&self) -> String {
+const LABELS: [Expect; 18] = [
+    Expect::Quiet,
+    Expect::End,
+    Expect::Statement,
+    Expect::LetName,
+    Expect::CompName,
+    Expect::CompParams,
+    Expect::ParamName,
+    Expect::ParamColon,
+    Expect::ResultArrow,
+    Expect::BodyOpen,
+    Expect::Type,
+    Expect::DimSizes,
+    Expect::DimSize,
+    Expect::Operator,
+    Expect::Expression,
+    Expect::Argument,
+    Expect::ArgValue,
+    Expect::ExprEnd,
+];
+
+/// The tokens the grammar asks for by name (`just`), in the order a list of
+/// them is written in, closing brackets last.
+const TOKENS: [Tok; 36] = [
+    Tok::Let,
+    Tok::Comp,
+    Tok::Then,
+    Tok::Within,
+    Tok::True,
+    Tok::False,
+    Tok::Produces,
+    Tok::LParen,
+    Tok::LBrace,
+    Tok::LBracket,
+    Tok::Colon,
+    Tok::Comma,
+    Tok::Semi,
+    Tok::Newline,
+    Tok::Assign,
+    Tok::Arrow,
+    Tok::Plus,
+    Tok::Minus,
+    Tok::Star,
+    Tok::Slash,
+    Tok::Percent,
+    Tok::EqEq,
+    Tok::NotEq,
+    Tok::Lt,
+    Tok::Le,
+    Tok::Gt,
+    Tok::Ge,
+    Tok::AndAnd,
+    Tok::OrOr,
+    Tok::Bang,
+    Tok::Approx,
+    Tok::Implies,
+    Tok::Chevrons,
+    Tok::RParen,
+    Tok::RBracket,
+    Tok::RBrace,
+];
+
+/// A set of `Expect`s and `TOKENS`, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct ExpectSet(u64);
+
+impl ExpectSet {
+    fn label_bit(e: Expect) -> u64 {
+        1 << (e as u32)
+    }
+
+    fn tok_bit(t: &Tok) -> u64 {
+        match TOKENS.iter().position(|x| x == t) {
+            Some(i) => 1 << (LABELS.len() + i),
+            None => Self::label_bit(Expect::Quiet),
+        }
+    }
+
+    fn has(self, e: Expect) -> bool {
+        self.0 & Self::label_bit(e) != 0
+    }
+
+    fn has_tok(self, t: &Tok) -> bool {
+        self.0 & Self::tok_bit(t) != 0
+    }
+
+    fn items(self) -> impl Iterator<Item = Item> {
+        let labels = LABELS
+            .into_iter()
+            .filter(move |e| self.has(*e))
+            .map(Item::Label);
+        let toks = TOKENS
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| self.0 & (1 << (LABELS.len() + i)) != 0)
+            .map(|(_, t)| Item::Tok(t));
+        labels.chain(toks)
+    }
+}
+
+/// One entry of an expected set, for phrasing.
+#[derive(Clone, Copy, PartialEq)]
+enum Item {
+    Label(Expect),
+    Tok(&'static Tok),
+}
+
+impl Item {
+    fn text(self) -> String {
         let s = match self {
-            Expect::Tok(Tok::Newline) => "a new line",
-            Expect::Tok(t) => return t.describe(),
-            Expect::End => "the end of the input",
-            Expect::Quiet => "",
-            Expect::Statement => "a statement ('let', 'comp', 'then' or an expression)",
-            Expect::LetName => "a name after 'let'",
-            Expect::CompName => "the computation's name after 'comp'",
-            Expect::CompParams => "'(' and the computation's parameters",
-            Expect::ParamName => "a parameter name",
-            Expect::ParamColon => "':' and the parameter's type",
-            Expect::ResultArrow => "'->' and the result type",
-            Expect::BodyOpen => "'{' and the computation's body",
-            Expect::Type => "a type such as 'f32', 'f32[2x3]' or '(f32, s32)'",
-            Expect::DimSizes => "dimension sizes such as '2x3' or '2,3'",
-            Expect::DimSize => "a dimension size",
-            Expect::Operator => "an operator",
-            Expect::Expression | Expect::ArgValue => "an expression",
-            Expect::Argument => "an argument",
-            // After a whole expression, an operator could always continue it.
-            Expect::ExprEnd => "an operator or the end of the expression",
+            Item::Tok(Tok::Newline) => "a new line",
+            Item::Tok(t) => return t.describe(),
+            Item::Label(e) => match e {
+                Expect::Quiet => "",
+                Expect::End => "the end of the input",
+                Expect::Statement => "a statement ('let', 'comp', 'then' or an expression)",
+                Expect::LetName => "a name after 'let'",
+                Expect::CompName => "the computation's name after 'comp'",
+                Expect::CompParams => "'(' and the computation's parameters",
+                Expect::ParamName => "a parameter name",
+                Expect::ParamColon => "':' and the parameter's type",
+                Expect::ResultArrow => "'->' and the result type",
+                Expect::BodyOpen => "'{' and the computation's body",
+                Expect::Type => "a type such as 'f32', 'f32[2x3]' or '(f32, s32)'",
+                Expect::DimSizes => "dimension sizes such as '2x3' or '2,3'",
+                Expect::DimSize => "a dimension size",
+                Expect::Operator => "an operator",
+                Expect::Expression | Expect::ArgValue => "an expression",
+                Expect::Argument => "an argument",
+                // After a whole expression, an operator could always continue it.
+                Expect::ExprEnd => "an operator or the end of the expression",
+            },
         };
         s.to_string()
     }
 
-    /// Where the item goes in a list: `'let'` first, then described things,
-    /// then punctuation with closing brackets last, then the end.
-    fn rank(&self) -> u8 {
+    /// Where the item goes in a list: `'let'` first, then described things, then
+    /// punctuation (closing brackets last), then the end.
+    fn rank(self) -> usize {
         match self {
-            Expect::Tok(Tok::Let) => 0,
-            Expect::Statement => 1,
-            Expect::LetName => 2,
-            Expect::CompName => 3,
-            Expect::CompParams => 4,
-            Expect::ParamName => 5,
-            Expect::ParamColon => 6,
-            Expect::ResultArrow => 7,
-            Expect::BodyOpen => 8,
-            Expect::Type => 9,
-            Expect::DimSizes => 10,
-            Expect::DimSize => 11,
-            Expect::Operator => 12,
-            Expect::Expression => 13,
-            Expect::Argument => 14,
-            Expect::ArgValue => 15,
-            Expect::Tok(Tok::Colon) => 30,
-            Expect::Tok(Tok::Comma) => 31,
-            Expect::Tok(Tok::Semi) => 32,
-            Expect::Tok(Tok::Newline) => 33,
-            Expect::Tok(Tok::Assign) => 34,
-            Expect::Tok(Tok::RParen) => 41,
-            Expect::Tok(Tok::RBracket) => 42,
-            Expect::Tok(Tok::RBrace) => 43,
-            Expect::Tok(_) => 35,
-            Expect::ExprEnd => 50,
-            Expect::End => 51,
-            Expect::Quiet => 60,
+            Item::Tok(Tok::Let) => 0,
+            Item::Label(Expect::End | Expect::ExprEnd) => 1000,
+            Item::Label(e) => 1 + e as usize,
+            Item::Tok(t) => 100 + TOKENS.iter().position(|x| x == t).unwrap_or(0),
         }
     }
 }
@@ -125,46 +214,37 @@ pub(crate) enum Ctx {
 pub(crate) struct SyntaxError {
     /// The token found (or the empty span at the end).
     pub span: Span,
-    found: Option<Tok>,
-    expected: Vec<Expect>,
-    /// A complete diagnostic that outranks any "expected" list at the same place.
+    expected: ExpectSet,
+    /// A complete diagnostic that outranks any "expected" set at the same place.
     fatal: Option<Box<Diag>>,
     /// The constructs the error is inside, innermost first, with the span from their start.
     contexts: Vec<(Ctx, Span)>,
 }
 
 impl SyntaxError {
-    fn new(expected: impl IntoIterator<Item = Expect>, found: Option<MaybeRef<'_, Tok>>, span: Span) -> Self {
+    fn new(expected: ExpectSet, span: Span) -> Self {
         SyntaxError {
             span,
-            found: found.map(MaybeRef::into_inner),
-            expected: expected.into_iter().collect(),
+            expected,
             fatal: None,
             contexts: Vec::new(),
         }
     }
 
-    /// An error that is already a finished diagnostic about the token `found`.
-    pub(crate) fn fatal(diag: Diag, found: Option<Tok>) -> Self {
+    /// An error that is already a finished diagnostic (about the token at its span).
+    pub(crate) fn fatal(diag: Diag) -> Self {
         SyntaxError {
             span: diag.span.clone(),
-            found,
-            expected: Vec::new(),
+            expected: ExpectSet::default(),
             fatal: Some(Box::new(diag)),
             contexts: Vec::new(),
         }
     }
 
-    /// A failure at the token `found` that names nothing: it only adds to what the
-    /// other alternatives there expected.
-    pub(crate) fn quiet(found: Option<Tok>, span: Span) -> Self {
-        SyntaxError {
-            span,
-            found,
-            expected: vec![Expect::Quiet],
-            fatal: None,
-            contexts: Vec::new(),
-        }
+    /// A failure at `span` that names nothing: it only adds to what the other
+    /// alternatives there expected.
+    pub(crate) fn quiet(span: Span) -> Self {
+        SyntaxError::new(ExpectSet(ExpectSet::label_bit(Expect::Quiet)), span)
     }
 }
 
@@ -179,11 +259,7 @@ where
         if other.fatal.is_some() {
             return other;
         }
-        for e in other.expected {
-            if !self.expected.contains(&e) {
-                self.expected.push(e);
-            }
-        }
+        self.expected.0 |= other.expected.0;
         for c in other.contexts {
             if !self.contexts.contains(&c) {
                 self.contexts.push(c);
@@ -199,15 +275,18 @@ where
 {
     fn expected_found<E: IntoIterator<Item = DefaultExpected<'src, Tok>>>(
         expected: E,
-        found: Option<MaybeRef<'src, Tok>>,
+        _: Option<MaybeRef<'src, Tok>>,
         span: Span,
     ) -> Self {
-        let expected = expected.into_iter().map(|e| match e {
-            DefaultExpected::Token(t) => Expect::Tok(t.into_inner()),
-            DefaultExpected::EndOfInput => Expect::End,
-            _ => Expect::Quiet,
-        });
-        SyntaxError::new(expected, found, span)
+        let mut set = ExpectSet::default();
+        for e in expected {
+            set.0 |= match e {
+                DefaultExpected::Token(t) => ExpectSet::tok_bit(&t),
+                DefaultExpected::EndOfInput => ExpectSet::label_bit(Expect::End),
+                _ => ExpectSet::label_bit(Expect::Quiet),
+            };
+        }
+        SyntaxError::new(set, span)
     }
 }
 
@@ -217,15 +296,18 @@ where
 {
     fn expected_found<E: IntoIterator<Item = Expect>>(
         expected: E,
-        found: Option<MaybeRef<'src, Tok>>,
+        _: Option<MaybeRef<'src, Tok>>,
         span: Span,
     ) -> Self {
-        SyntaxError::new(expected, found, span)
+        let set = expected
+            .into_iter()
+            .fold(0, |set, e| set | ExpectSet::label_bit(e));
+        SyntaxError::new(ExpectSet(set), span)
     }
 
     fn label_with(&mut self, label: Expect) {
         if self.fatal.is_none() {
-            self.expected = vec![label];
+            self.expected = ExpectSet(ExpectSet::label_bit(label));
         }
     }
 }
@@ -236,10 +318,10 @@ where
 {
     fn expected_found<E: IntoIterator<Item = Ctx>>(
         _: E,
-        found: Option<MaybeRef<'src, Tok>>,
+        _: Option<MaybeRef<'src, Tok>>,
         span: Span,
     ) -> Self {
-        SyntaxError::new([], found, span)
+        SyntaxError::new(ExpectSet::default(), span)
     }
 
     fn in_context(&mut self, ctx: Ctx, span: Span) {
@@ -286,21 +368,24 @@ fn join(items: &[String]) -> String {
     format!("{}{or}{last}", init.join(", "))
 }
 
-/// The tokens around the error, for wording that depends on them.
+/// The token at byte offset `pos`, and the two before it.
 struct Around<'a> {
-    /// The token before the error's token.
+    found: Option<&'a Tok>,
     before: Option<&'a Tok>,
-    /// The one before that.
     before2: Option<&'a Tok>,
 }
 
 impl<'a> Around<'a> {
     fn at(toks: &'a [(Tok, Span)], pos: usize) -> Self {
         let idx = toks.partition_point(|(_, s)| s.start < pos);
-        let tok = |back: usize| idx.checked_sub(back).and_then(|i| toks.get(i)).map(|(t, _)| t);
+        let tok = |i: Option<usize>| i.and_then(|i| toks.get(i)).map(|(t, _)| t);
         Around {
-            before: tok(1),
-            before2: tok(2),
+            found: toks
+                .get(idx)
+                .filter(|(_, s)| s.start == pos)
+                .map(|(t, _)| t),
+            before: tok(idx.checked_sub(1)),
+            before2: tok(idx.checked_sub(2)),
         }
     }
 }
@@ -308,8 +393,8 @@ impl<'a> Around<'a> {
 impl SyntaxError {
     /// Whether this error is about a token the lexer has already reported, or about
     /// the end of a text whose unclosed comment has already been reported.
-    pub(crate) fn already_reported(&self, open_comment: bool) -> bool {
-        match &self.found {
+    pub(crate) fn already_reported(&self, toks: &[(Tok, Span)], open_comment: bool) -> bool {
+        match Around::at(toks, self.span.start).found {
             Some(Tok::Error) => true,
             None => open_comment,
             Some(_) => false,
@@ -320,54 +405,56 @@ impl SyntaxError {
         if let Some(diag) = self.fatal {
             return *diag;
         }
-        let found = self.found.as_ref();
         let around = Around::at(toks, self.span.start);
-        let has = |e: &Expect| self.expected.contains(e);
+        let found = around.found;
+        let set = self.expected;
+        let has = |t: Tok| set.has_tok(&t);
 
-        let mut items: Vec<&Expect> = self
-            .expected
-            .iter()
-            .filter(|e| **e != Expect::Quiet)
-            // Inside a list, after an item, the list's punctuation is what is missing.
-            .filter(|e| !(**e == Expect::Operator && has(&Expect::Tok(Tok::Comma))))
-            // A type may always be followed by ')' in a tuple; no need to say so.
-            .filter(|e| !(**e == Expect::Tok(Tok::RParen) && has(&Expect::Type)))
-            .filter(|e| !(**e == Expect::Operator && has(&Expect::ExprEnd)))
+        let mut items: Vec<Item> = set
+            .items()
+            .filter(|item| match item {
+                Item::Label(Expect::Quiet) => false,
+                // Inside a list, after an item, the list's punctuation is what is missing.
+                Item::Label(Expect::Operator) => !has(Tok::Comma) && !set.has(Expect::ExprEnd),
+                // A type may always be followed by ')' in a tuple; no need to say so.
+                Item::Tok(Tok::RParen) => !set.has(Expect::Type),
+                _ => true,
+            })
             .collect();
-        items.sort_by_key(|e| e.rank());
-        let only = |e: &Expect| items.len() == 1 && items[0] == e;
+        items.sort_by_key(|item| item.rank());
+        let only = |item: Item| items.len() == 1 && items[0] == item;
         let mut texts: Vec<String> = Vec::new();
-        for e in &items {
-            let t = e.text();
+        for item in &items {
+            let t = item.text();
             if !texts.contains(&t) {
                 texts.push(t);
             }
         }
         let mut expected = join(&texts);
         if texts.len() == 2
-            && has(&Expect::Expression)
-            && has(&Expect::Tok(Tok::RBrace))
-            && !has(&Expect::Tok(Tok::Let))
+            && set.has(Expect::Expression)
+            && has(Tok::RBrace)
             && around.before == Some(&Tok::Comma)
         {
             expected.push_str(" after ','");
         }
 
         let desc = describe(found);
-        let mut diag = Diag::syntax(format!("found {desc} but expected {expected}"), self.span.clone())
-            .with_label(unexpected(found));
+        let mut diag =
+            Diag::syntax(format!("found {desc} but expected {expected}"), self.span.clone())
+                .with_label(unexpected(found));
 
-        if let Some(secondary) = self.secondary(toks) {
-            diag = diag.with_secondary(secondary.0, secondary.1);
+        if let Some((span, label)) = self.secondary(toks, found) {
+            diag = diag.with_secondary(span, label);
         }
 
-        let separator = has(&Expect::Tok(Tok::Semi)) && !has(&Expect::Tok(Tok::RBrace));
+        let separator = has(Tok::Semi) && !has(Tok::RBrace);
         let help = match found {
             Some(Tok::Bad(c)) => bad_char_help(*c).map(str::to_string),
             _ => None,
         }
         .or_else(|| {
-            if has(&Expect::Operator) && has(&Expect::Tok(Tok::Assign)) {
+            if set.has(Expect::Operator) && has(Tok::Assign) {
                 Some("the docs' form is '==> ACTUAL = EXPECTED'".to_string())
             } else if separator && found == Some(&Tok::Assign) {
                 match (around.before, around.before2) {
@@ -380,17 +467,17 @@ impl SyntaxError {
                 }
             } else if separator {
                 Some("statements are separated by ';' or new lines".to_string())
-            } else if only(&Expect::Type) && matches!(found, Some(Tok::Ident(_))) {
+            } else if only(Item::Label(Expect::Type)) && matches!(found, Some(Tok::Ident(_))) {
                 Some(
                     "element types are pred s8 s16 s32 s64 u8 u16 u32 u64 f16 bf16 f32 f64"
                         .to_string(),
                 )
-            } else if only(&Expect::ParamColon) {
+            } else if only(Item::Label(Expect::ParamColon)) {
                 match around.before {
                     Some(Tok::Ident(name)) => Some(format!("parameters are written '{name}: TYPE'")),
                     _ => None,
                 }
-            } else if only(&Expect::Tok(Tok::RBrace)) && found.is_some() {
+            } else if only(Item::Tok(&Tok::RBrace)) && found.is_some() {
                 Some("the result expression must be the last thing in the body".to_string())
             } else {
                 None
@@ -404,11 +491,12 @@ impl SyntaxError {
 
     /// Points back at the bracket a list error belongs to: the innermost construct the
     /// error is in, when what is missing is that construct's next item or its closer.
-    fn secondary(&self, toks: &[(Tok, Span)]) -> Option<(Span, String)> {
-        let has = |e: &Expect| self.expected.contains(e);
+    fn secondary(&self, toks: &[(Tok, Span)], found: Option<&Tok>) -> Option<(Span, String)> {
+        let set = self.expected;
+        let has = |t: Tok| set.has_tok(&t);
         let (ctx, span) = self.contexts.first()?;
         let open = span.start..span.start + 1;
-        let not_closed = |text: &str| Some((open.clone(), format!("the '{text}' opened here is not closed")));
+        let not_closed = |text: &str| (open.clone(), format!("the '{text}' opened here is not closed"));
         match ctx {
             Ctx::Paren | Ctx::Brace => {
                 let (text, closer) = if *ctx == Ctx::Paren {
@@ -416,41 +504,36 @@ impl SyntaxError {
                 } else {
                     ("{", Tok::RBrace)
                 };
-                if !has(&Expect::Tok(closer)) {
+                if !has(closer) {
                     None
-                } else if has(&Expect::Expression) {
+                } else if set.has(Expect::Expression) {
                     Some((open, format!("in the '{text}' opened here")))
                 } else {
-                    not_closed(text)
+                    Some(not_closed(text))
                 }
             }
             Ctx::Call => {
-                if has(&Expect::Argument) || has(&Expect::ArgValue) {
-                    let idx = toks.partition_point(|(_, s)| s.start < span.start);
-                    let name = match idx.checked_sub(1).and_then(|i| toks.get(i)) {
-                        Some((Tok::Ident(name), _)) => name.as_str(),
+                if set.has(Expect::Argument) || set.has(Expect::ArgValue) {
+                    let name = match Around::at(toks, span.start).before {
+                        Some(Tok::Ident(name)) => name.as_str(),
                         _ => "the call",
                     };
                     Some((open, format!("in the arguments of '{name}'")))
-                } else if has(&Expect::Tok(Tok::RParen)) {
-                    not_closed("(")
+                } else if has(Tok::RParen) {
+                    Some(not_closed("("))
                 } else {
                     None
                 }
             }
-            Ctx::TypeTuple | Ctx::Params => {
-                let item = if *ctx == Ctx::Params {
-                    Expect::ParamName
-                } else {
-                    Expect::Type
-                };
-                (has(&Expect::Tok(Tok::RParen)) && !has(&item)).then(|| not_closed("("))?
+            Ctx::TypeTuple => (has(Tok::RParen) && !set.has(Expect::Type)).then(|| not_closed("(")),
+            Ctx::Params => {
+                (has(Tok::RParen) && !set.has(Expect::ParamName)).then(|| not_closed("("))
             }
-            Ctx::Dims => (has(&Expect::Tok(Tok::RBracket))
-                && !has(&Expect::DimSize)
-                && !has(&Expect::DimSizes))
-            .then(|| not_closed("["))?,
-            Ctx::Body => (self.found.is_none() && has(&Expect::Tok(Tok::RBrace))).then(|| {
+            Ctx::Dims => (has(Tok::RBracket)
+                && !set.has(Expect::DimSize)
+                && !set.has(Expect::DimSizes))
+            .then(|| not_closed("[")),
+            Ctx::Body => (found.is_none() && has(Tok::RBrace)).then(|| {
                 (
                     open.clone(),
                     "the body's '{' opened here is not closed".to_string(),

@@ -315,8 +315,8 @@ fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
 
 /// Names and keywords; `produces` directly followed by `:` (spaces allowed) is one token.
 fn word<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
-    let produces_colon = text::ascii::ident()
-        .filter(|w: &&str| *w == "produces")
+    let produces_colon = just("produces")
+        .then(any().filter(is_ident_char).not())
         .then(one_of(" \t").repeated())
         .then(just(':'))
         .to(Tok::Produces);
@@ -484,12 +484,12 @@ fn lexer<'src>() -> impl Parser<'src, &'src str, Vec<(Lexeme, Span)>, LexExtra> 
     let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
     choice((
         space,
-        newline,
-        comment(),
-        number(),
         word(),
-        string(),
+        newline,
+        number(),
+        comment(),
         punct(),
+        string(),
         bad,
     ))
     .map_with(|lexeme, e| {

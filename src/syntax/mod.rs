@@ -12,10 +12,6 @@ mod lexer;
 mod parser;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod old;
-#[cfg(test)]
-mod difftest;
 
 use crate::ast::{Expr, Program, Span};
 use crate::diag::Diag;
@@ -69,7 +65,7 @@ fn collect(
     let mut errs = lex_errors;
     let mut reported: Vec<Diag> = Vec::new();
     for err in parse_errors {
-        if err.already_reported(open_comment) {
+        if err.already_reported(toks, open_comment) {
             continue;
         }
         let diag = err.into_diag(toks);

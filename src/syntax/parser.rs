@@ -9,7 +9,7 @@
 //! The parser's context is the nesting depth: every prefix operator, operand and
 //! type counts one level, and deeper nesting than `MAX_DEPTH` is reported
 //! rather than risking the stack (here and in every later pass over the tree).
-//! The parser's state is the position of the last failure, for the recovery.
+//! The parser's state (`Recovery`) tells the recoveries where the last failure was.
 
 use super::error::{Ctx, Expect, SyntaxError, unexpected};
 use super::lexer::Tok;
@@ -70,8 +70,8 @@ fn peek_spanned<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> (Option<Tok>, 
 
 /// A failure of a `custom` parser that names nothing, at the next token.
 fn nothing_here<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> SyntaxError {
-    let (found, span) = peek_spanned(inp);
-    SyntaxError::quiet(found, span)
+    let (_, span) = peek_spanned(inp);
+    SyntaxError::quiet(span)
 }
 
 /// How a recovery skips.
@@ -229,7 +229,7 @@ where
         let desc = super::error::describe(found.as_ref());
         let diag = Diag::syntax(format!("found {desc} but expected {what} nested less deeply"), span)
             .with_label(unexpected(found.as_ref()));
-        Err(SyntaxError::fatal(diag, found))
+        Err(SyntaxError::fatal(diag))
     });
     check.ignore_then(map_ctx::<_, _, _, Extra, Extra, _>(|depth: &usize| depth + 1, parser))
 }
@@ -271,30 +271,28 @@ where
 
 // ---- types --------------------------------------------------------------
 
-fn dim_size(text: &str, span: Span, tok: Tok) -> Result<u64, SyntaxError> {
+fn dim_size(text: &str, span: Span) -> Result<u64, SyntaxError> {
     text.parse::<u64>().map_err(|_| {
         let diag = Diag::syntax(
             format!("found the dimension '{text}' but expected a size that fits in 64 bits"),
             span,
         )
         .with_label("dimension too large");
-        SyntaxError::fatal(diag, Some(tok))
+        SyntaxError::fatal(diag)
     })
 }
 
 /// An element type name with optional dimensions: `f32`, `f32[]`, `f32[4x2x3]`, `f32[4,2,3]`.
 fn array_type<'t>() -> impl Parser<'t, In<'t>, TypeExpr, Extra> + Clone {
     let elem = select_ref! { Tok::Ident(name) => name.as_str() }.filter_map(ElemType::parse);
-    let dims_word = select_ref! { Tok::Dims(text) = e => (text.clone(), e.span()) }.try_map(
-        |(text, span): (String, Span), _| {
-            text.split('x')
-                .map(|part| dim_size(part, span.clone(), Tok::Dims(text.clone())))
-                .collect::<Result<Vec<u64>, _>>()
-        },
-    );
-    let size = select_ref! { Tok::Int(text) = e => (text.clone(), e.span()) }
+    let dims_word = select_ref! { Tok::Dims(text) => text.as_str() }.try_map(|text, span: Span| {
+        text.split('x')
+            .map(|part| dim_size(part, span.clone()))
+            .collect::<Result<Vec<u64>, _>>()
+    });
+    let size = select_ref! { Tok::Int(text) => text.as_str() }
         .labelled(Expect::DimSize)
-        .try_map(|(text, span), _| dim_size(&text, span, Tok::Int(text.clone())));
+        .try_map(dim_size);
     let sizes = size
         .separated_by(just(Tok::Comma))
         .allow_trailing()
@@ -411,7 +409,7 @@ fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
         // `s32 -1` is a literal, `f32 - 1` a subtraction.
         let negative = just(Tok::Minus)
             .map_with(|_, e| e.span())
-            .then(number.clone())
+            .then(number)
             .filter(|(minus, n): &(Span, Expr)| minus.end == n.span.start)
             .map(|(minus, n)| Expr {
                 span: minus.start..n.span.end,
@@ -420,7 +418,7 @@ fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
                     operand: Box::new(n),
                 },
             });
-        let value = choice((brace.clone(), number.clone(), boolean.clone(), negative));
+        let value = choice((brace.clone(), number, boolean, negative));
         let typed = array_type()
             .then(value.labelled(Expect::Quiet).or_not())
             .map(|(ty, value)| match value {
@@ -652,7 +650,7 @@ fn comp<'t>(
                         )
                         .with_label("the body ends without a result")
                         .with_help("a computation's body ends with the expression it returns");
-                        emitter.emit(SyntaxError::fatal(diag, Some(Tok::RBrace)));
+                        emitter.emit(SyntaxError::fatal(diag));
                     }
                     // Never seen: the program is rejected.
                     Expr {

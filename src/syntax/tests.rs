@@ -1127,3 +1127,128 @@ fn deep_nesting_is_an_error_not_a_crash() {
         .unwrap();
     h.join().unwrap();
 }
+
+// ---- recovery inside comp bodies, and the lexer ----
+
+#[test]
+fn body_recovery_goes_on() {
+    // A statement that fails, even one that starts like the result, is skipped and the
+    // body goes on: each independent error is reported once.
+    let src = "comp f(x: f32) -> f32 {\n  x y\n  let z = @\n  z\n}\nlet w = )";
+    assert_eq!(
+        err_list(src),
+        vec![
+            (
+                "y".to_string(),
+                "found 'y' but expected an operator, ';', a new line or '}'".to_string()
+            ),
+            (
+                "@".to_string(),
+                "found '@' but expected an expression".to_string()
+            ),
+            (
+                ")".to_string(),
+                "found ')' but expected an expression".to_string()
+            ),
+        ]
+    );
+    // Something that starts no statement.
+    let v = err_list("comp f() -> f32 {\n  ==>\n  let a = @\n  1\n}");
+    assert_eq!(
+        v,
+        vec![
+            (
+                "==>".to_string(),
+                "found '==>' but expected 'let', an expression or '}'".to_string()
+            ),
+            (
+                "@".to_string(),
+                "found '@' but expected an expression".to_string()
+            ),
+        ]
+    );
+    // After a body with errors, the rest of its line is skipped without complaint.
+    let v = err_list("comp f() -> f32 { let y = 1 } junk junk\nlet a = @");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(
+        v[0].1,
+        "found '}' but expected the computation's result expression"
+    );
+    assert_eq!(v[1].0, "@");
+    // An unclosed body is reported along with the errors inside it.
+    let src = "comp f() -> f32 {\n let y = )\n y\n";
+    let d = errs(src);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!(d[0].message, "found ')' but expected an expression");
+    assert_eq!(d[1].message, "found end of input but expected '}'");
+    assert_eq!(d[1].secondary[0].0, 16..17);
+    // A body that parses is still accepted after a comp whose body did not.
+    assert_eq!(
+        ok("comp f() -> f32 {\n let y = 1\n y }\ncomp g() -> f32 { 2 }").len(),
+        2
+    );
+}
+
+#[test]
+fn recovery_starts_where_the_statement_failed() {
+    // The `;` inside the unclosed parenthesis still ends the broken statement.
+    let v = err_list("let a = (1 2; let b = @");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(v[0], ("2".to_string(), "found '2' but expected ',' or ')'".to_string()));
+    assert_eq!(v[1].0, "@");
+    // A failed operand after an operator is reported where it failed.
+    let v = err_list("let a = 1 + (2 ;\nlet b = @");
+    assert_eq!(v.len(), 2, "{v:?}");
+    assert_eq!(v[0].0, ";");
+    assert_eq!(v[1].0, "@");
+}
+
+#[test]
+fn lexer_tokens() {
+    let kinds = |src: &str| -> Vec<String> {
+        lexer::lex(src)
+            .toks
+            .iter()
+            .map(|(t, s)| format!("{}@{}", t.describe(), s.start))
+            .collect()
+    };
+    assert_eq!(
+        kinds("produces :x ==> a>>>b<=c"),
+        vec![
+            "'produces:'@0",
+            "'x'@10",
+            "'==>'@12",
+            "'a'@16",
+            "'>>>'@17",
+            "'b'@20",
+            "'<='@21",
+            "'c'@23"
+        ]
+    );
+    assert_eq!(
+        kinds("4x2x3 1e-3 5. 007 inf"),
+        vec!["'4x2x3'@0", "'1e-3'@6", "'5.'@11", "'007'@14", "'inf'@18"]
+    );
+    // A line break inside a block comment still ends a line; one inside a string does not exist.
+    assert_eq!(kinds("a /* x\n */ b"), vec!["'a'@0", "end of line@2", "'b'@11"]);
+    let lexed = lexer::lex(r#""a\qb" "c"#);
+    let msgs: Vec<&str> = lexed.errors.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "found the escape '\\q' but expected one of \\\" \\\\ \\n \\t",
+            "found a string that is never closed but expected '\"' before the end of the line",
+        ]
+    );
+    assert_eq!(lexed.errors[0].span, 2..4);
+    let lexed = lexer::lex("2x3x 1.5x2 0x1F");
+    let msgs: Vec<&str> = lexed.errors.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        msgs,
+        vec![
+            "found the dimensions '2x3x' but expected a size after the last 'x'",
+            "found '1.5x2' but expected a number, dimensions such as 4x2 or a name",
+            "found '0x1F' but expected a number, dimensions such as 4x2 or a name",
+        ]
+    );
+}
