@@ -241,6 +241,12 @@ impl SyntaxError {
         }
     }
 
+    /// This failure, turned into one that names nothing: for an attempt whose
+    /// failure only means "not this way".
+    pub(crate) fn quieted(self) -> Self {
+        SyntaxError::quiet(self.span)
+    }
+
     /// A failure at `span` that names nothing: it only adds to what the other
     /// alternatives there expected.
     pub(crate) fn quiet(span: Span) -> Self {
@@ -440,9 +446,11 @@ impl SyntaxError {
         }
 
         let desc = describe(found);
-        let mut diag =
-            Diag::syntax(format!("found {desc} but expected {expected}"), self.span.clone())
-                .with_label(unexpected(found));
+        let mut diag = Diag::syntax(
+            format!("found {desc} but expected {expected}"),
+            self.span.clone(),
+        )
+        .with_label(unexpected(found));
 
         if let Some((span, label)) = self.secondary(toks, found) {
             diag = diag.with_secondary(span, label);
@@ -474,7 +482,9 @@ impl SyntaxError {
                 )
             } else if only(Item::Label(Expect::ParamColon)) {
                 match around.before {
-                    Some(Tok::Ident(name)) => Some(format!("parameters are written '{name}: TYPE'")),
+                    Some(Tok::Ident(name)) => {
+                        Some(format!("parameters are written '{name}: TYPE'"))
+                    }
                     _ => None,
                 }
             } else if only(Item::Tok(&Tok::RBrace)) && found.is_some() {
@@ -496,7 +506,12 @@ impl SyntaxError {
         let has = |t: Tok| set.has_tok(&t);
         let (ctx, span) = self.contexts.first()?;
         let open = span.start..span.start + 1;
-        let not_closed = |text: &str| (open.clone(), format!("the '{text}' opened here is not closed"));
+        let not_closed = |text: &str| {
+            (
+                open.clone(),
+                format!("the '{text}' opened here is not closed"),
+            )
+        };
         match ctx {
             Ctx::Paren | Ctx::Brace => {
                 let (text, closer) = if *ctx == Ctx::Paren {
@@ -529,10 +544,10 @@ impl SyntaxError {
             Ctx::Params => {
                 (has(Tok::RParen) && !set.has(Expect::ParamName)).then(|| not_closed("("))
             }
-            Ctx::Dims => (has(Tok::RBracket)
-                && !set.has(Expect::DimSize)
-                && !set.has(Expect::DimSizes))
-            .then(|| not_closed("[")),
+            Ctx::Dims => {
+                (has(Tok::RBracket) && !set.has(Expect::DimSize) && !set.has(Expect::DimSizes))
+                    .then(|| not_closed("["))
+            }
             Ctx::Body => (found.is_none() && has(Tok::RBrace)).then(|| {
                 (
                     open.clone(),

@@ -406,9 +406,7 @@ fn string<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
 
 /// `//` to the end of the line, and `/* ... */` (a line break inside one still ends a statement).
 fn comment<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
-    let line = just("//")
-        .then(none_of('\n').repeated())
-        .to(Lexeme::skip());
+    let line = just("//").then(none_of('\n').repeated()).to(Lexeme::skip());
     let block = just("/*")
         .ignore_then(any().and_is(just("*/").not()).repeated().to_slice())
         .then(just("*/").or_not())
@@ -512,8 +510,11 @@ pub(crate) fn lex(src: &str) -> Lexed {
     // cannot fail; should it ever, say so rather than panic.
     let Some(lexemes) = lexer().parse(src).into_output() else {
         lexed.errors.push(
-            Diag::syntax("found text the lexer cannot read but expected tokens", 0..src.len())
-                .with_label("unreadable text"),
+            Diag::syntax(
+                "found text the lexer cannot read but expected tokens",
+                0..src.len(),
+            )
+            .with_label("unreadable text"),
         );
         return lexed;
     };

@@ -26,7 +26,11 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
     let errs = collect(errors, lexed.errors, lexed.open_comment, &toks);
     match program {
         Some(program) if errs.is_empty() => Ok(program),
-        _ => Err(or_else(errs, "found text that is not a program but expected statements", src)),
+        _ => Err(or_else(
+            errs,
+            "found text that is not a program but expected statements",
+            src,
+        )),
     }
 }
 
@@ -38,7 +42,11 @@ pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
     let errs = collect(errors, lexed.errors, lexed.open_comment, &toks);
     match expr {
         Some(expr) if errs.is_empty() => Ok(expr),
-        _ => Err(or_else(errs, "found an invalid expression but expected an expression", src)),
+        _ => Err(or_else(
+            errs,
+            "found an invalid expression but expected an expression",
+            src,
+        )),
     }
 }
 

@@ -185,16 +185,22 @@ fn skip_after_failed_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
 }
 
 /// `parser`, which on failure reports its error and skips as `how` says, giving `fallback`.
-fn recovering<'t, O, P>(parser: P, how: Skip, fallback: O) -> impl Parser<'t, In<'t>, O, Extra> + Clone
+fn recovering<'t, O, P>(
+    parser: P,
+    how: Skip,
+    fallback: O,
+) -> impl Parser<'t, In<'t>, O, Extra> + Clone
 where
     P: Parser<'t, In<'t>, O, Extra> + Clone,
     O: Clone,
 {
     parser
-        .map_err_with_state(|err: SyntaxError, _, recovery: &mut SimpleState<Recovery>| {
-            recovery.failed_at = err.span.start;
-            err
-        })
+        .map_err_with_state(
+            |err: SyntaxError, _, recovery: &mut SimpleState<Recovery>| {
+                recovery.failed_at = err.span.start;
+                err
+            },
+        )
         .recover_with(via_parser(skip_to_statement(how).to(fallback)))
 }
 
@@ -227,11 +233,17 @@ where
         }
         let (found, span) = peek_spanned(inp);
         let desc = super::error::describe(found.as_ref());
-        let diag = Diag::syntax(format!("found {desc} but expected {what} nested less deeply"), span)
-            .with_label(unexpected(found.as_ref()));
+        let diag = Diag::syntax(
+            format!("found {desc} but expected {what} nested less deeply"),
+            span,
+        )
+        .with_label(unexpected(found.as_ref()));
         Err(SyntaxError::fatal(diag))
     });
-    check.ignore_then(map_ctx::<_, _, _, Extra, Extra, _>(|depth: &usize| depth + 1, parser))
+    check.ignore_then(map_ctx::<_, _, _, Extra, Extra, _>(
+        |depth: &usize| depth + 1,
+        parser,
+    ))
 }
 
 fn sep<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
@@ -299,7 +311,11 @@ fn array_type<'t>() -> impl Parser<'t, In<'t>, TypeExpr, Extra> + Clone {
         .at_least(1)
         .collect::<Vec<u64>>();
     let dims = just(Tok::LBracket)
-        .ignore_then(choice((dims_word, sizes)).labelled(Expect::DimSizes).or_not())
+        .ignore_then(
+            choice((dims_word, sizes))
+                .labelled(Expect::DimSizes)
+                .or_not(),
+        )
         .then_ignore(just(Tok::RBracket))
         .map(Option::unwrap_or_default)
         .labelled(Ctx::Dims)
@@ -327,14 +343,17 @@ fn ty<'t>() -> Boxed<'t, 't, In<'t>, TypeExpr, Extra> {
             })
             .labelled(Ctx::TypeTuple)
             .as_context();
-        nest("a type", choice((array_type(), tuple)).labelled(Expect::Type))
+        nest(
+            "a type",
+            choice((array_type(), tuple)).labelled(Expect::Type),
+        )
     })
     .boxed()
 }
 
 // ---- expressions ----------------------------------------------------------
 
-fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
+fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>, Expr, Extra> {
     recursive(|expr| {
         let number = select_ref! {
             Tok::Int(text) = e => Expr {
@@ -403,7 +422,24 @@ fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
                 }
             })
             .labelled(Ctx::Paren)
-            .as_context();
+            .as_context()
+            .boxed();
+
+        // A typed tuple: a tuple type directly followed by a parenthesised value,
+        // `(f32[2], s32) ({1, 2}, 5)`, as tuples print. Anything else that starts like
+        // a tuple type is an ordinary parenthesis, and this attempt says nothing.
+        let typed_tuple = ty
+            .filter(|t| matches!(t.kind, TypeExprKind::Tuple(_)))
+            .then_ignore(just(Tok::LParen).rewind())
+            .map_err(SyntaxError::quieted)
+            .then(paren.clone())
+            .map(|(ty, value)| Expr {
+                span: ty.span.start..value.span.end,
+                kind: ExprKind::Typed {
+                    ty,
+                    value: Box::new(value),
+                },
+            });
 
         // At an element type name: a typed literal (`f32[2] {1, 2}`, `s32 -1`) or a type alone.
         // `s32 -1` is a literal, `f32 - 1` a subtraction.
@@ -464,7 +500,17 @@ fn expr<'t>() -> Boxed<'t, 't, In<'t>, Expr, Extra> {
                 },
             });
 
-        let atom = choice((typed, number, boolean, string, brace, paren, var_or_call)).boxed();
+        let atom = choice((
+            typed,
+            number,
+            boolean,
+            string,
+            brace,
+            typed_tuple,
+            paren,
+            var_or_call,
+        ))
+        .boxed();
 
         let unary = recursive(|unary| {
             let op = select_ref! {
@@ -630,49 +676,51 @@ fn comp<'t>(
         .then_ignore(just(Tok::Arrow).labelled(Expect::ResultArrow))
         .then(ty)
         .then(body)
-        .validate(|(((name, params), ret), ((items, result), close)), e, emitter| {
-            let mut body = Vec::new();
-            let mut failed = close.is_none();
-            for item in items {
-                match item {
-                    BodyItem::Binding(Some(b)) => body.push(b),
-                    _ => failed = true,
-                }
-            }
-            e.state().body_failed = failed || result.is_none();
-            let result = match result {
-                Some(result) => result,
-                None => {
-                    if let (false, Some(close)) = (failed, close) {
-                        let diag = Diag::syntax(
-                            "found '}' but expected the computation's result expression",
-                            close,
-                        )
-                        .with_label("the body ends without a result")
-                        .with_help("a computation's body ends with the expression it returns");
-                        emitter.emit(SyntaxError::fatal(diag));
-                    }
-                    // Never seen: the program is rejected.
-                    Expr {
-                        kind: ExprKind::Tuple(vec![]),
-                        span: e.span(),
+        .validate(
+            |(((name, params), ret), ((items, result), close)), e, emitter| {
+                let mut body = Vec::new();
+                let mut failed = close.is_none();
+                for item in items {
+                    match item {
+                        BodyItem::Binding(Some(b)) => body.push(b),
+                        _ => failed = true,
                     }
                 }
-            };
-            CompDef {
-                name,
-                params,
-                ret,
-                body,
-                result,
-            }
-        })
+                e.state().body_failed = failed || result.is_none();
+                let result = match result {
+                    Some(result) => result,
+                    None => {
+                        if let (false, Some(close)) = (failed, close) {
+                            let diag = Diag::syntax(
+                                "found '}' but expected the computation's result expression",
+                                close,
+                            )
+                            .with_label("the body ends without a result")
+                            .with_help("a computation's body ends with the expression it returns");
+                            emitter.emit(SyntaxError::fatal(diag));
+                        }
+                        // Never seen: the program is rejected.
+                        Expr {
+                            kind: ExprKind::Tuple(vec![]),
+                            span: e.span(),
+                        }
+                    }
+                };
+                CompDef {
+                    name,
+                    params,
+                    ret,
+                    body,
+                    result,
+                }
+            },
+        )
 }
 
 /// A whole program: statements separated by `;` or line breaks.
 pub(crate) fn program<'t>() -> impl Parser<'t, In<'t>, Program, Extra> {
-    let expr = expr();
     let ty = ty();
+    let expr = expr(ty.clone());
 
     // A statement ends at a separator, at the end, or where `==>` starts the next one.
     let end_of_statement = choice((
@@ -762,7 +810,7 @@ pub(crate) fn program<'t>() -> impl Parser<'t, In<'t>, Program, Extra> {
 /// For `parse_expr`: one expression and nothing after it.
 pub(crate) fn lone_expr<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> {
     seps()
-        .ignore_then(expr())
+        .ignore_then(expr(ty()))
         .then_ignore(seps())
         .then_ignore(end().labelled(Expect::ExprEnd))
 }

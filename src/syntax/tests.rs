@@ -1194,7 +1194,13 @@ fn recovery_starts_where_the_statement_failed() {
     // The `;` inside the unclosed parenthesis still ends the broken statement.
     let v = err_list("let a = (1 2; let b = @");
     assert_eq!(v.len(), 2, "{v:?}");
-    assert_eq!(v[0], ("2".to_string(), "found '2' but expected ',' or ')'".to_string()));
+    assert_eq!(
+        v[0],
+        (
+            "2".to_string(),
+            "found '2' but expected ',' or ')'".to_string()
+        )
+    );
     assert_eq!(v[1].0, "@");
     // A failed operand after an operator is reported where it failed.
     let v = err_list("let a = 1 + (2 ;\nlet b = @");
@@ -1230,7 +1236,10 @@ fn lexer_tokens() {
         vec!["'4x2x3'@0", "'1e-3'@6", "'5.'@11", "'007'@14", "'inf'@18"]
     );
     // A line break inside a block comment still ends a line; one inside a string does not exist.
-    assert_eq!(kinds("a /* x\n */ b"), vec!["'a'@0", "end of line@2", "'b'@11"]);
+    assert_eq!(
+        kinds("a /* x\n */ b"),
+        vec!["'a'@0", "end of line@2", "'b'@11"]
+    );
     let lexed = lexer::lex(r#""a\qb" "c"#);
     let msgs: Vec<&str> = lexed.errors.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
@@ -1251,4 +1260,42 @@ fn lexer_tokens() {
             "found '0x1F' but expected a number, dimensions such as 4x2 or a name",
         ]
     );
+}
+
+#[test]
+fn typed_tuples() {
+    // A tuple type directly followed by a parenthesised value, as tuples print.
+    assert_eq!(
+        e("(f32[2], s32) ({1, 2}, 5)"),
+        "<(f32[2] s32) (tuple {1 2} 5)>"
+    );
+    assert_eq!(e("(f32[2],) ({1, 2},)"), "<(f32[2]) (tuple {1 2})>");
+    assert_eq!(
+        e("((s32, s32), pred) ((1, 2), true)"),
+        "<((s32 s32) pred) (tuple (tuple 1 2) true)>"
+    );
+    assert_eq!(e("() ()"), "<() (tuple)>");
+    // Without the value it is an ordinary tuple (of types), and a parenthesis that is
+    // not all types is an ordinary parenthesis.
+    assert_eq!(e("(f32, s32)"), "(tuple <f32> <s32>)");
+    assert_eq!(
+        err_list("(a) (b)"),
+        vec![(
+            "(".to_string(),
+            "found '(' but expected an operator, ';' or a new line".to_string()
+        )]
+    );
+    assert_eq!(
+        err_list("let t = (f32, s32) (1, @)"),
+        vec![(
+            "@".to_string(),
+            "found '@' but expected an expression or ')'".to_string()
+        )]
+    );
+    let src = "then (f32, s32) (1, 2) == x";
+    let StmtKind::Assert(Assertion::Equal { actual, .. }) = &parse(src).unwrap().stmts[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(&src[actual.span.clone()], "(f32, s32) (1, 2)");
 }
