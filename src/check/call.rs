@@ -3,7 +3,7 @@
 //! static attributes (literals), and every argument must be used exactly once.
 
 use super::Checker;
-use super::literal::{flatten, is_weak};
+use super::literal::{flatten, has_float_text, is_weak};
 use crate::ast::{Expr, ExprKind, Ident, Span, TypeExprKind, UnOp};
 use crate::diag::Diag;
 use crate::ir;
@@ -175,7 +175,9 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 typed[i] = Some(c);
             }
         }
-        let hint = elem.or(hint);
+        // All untyped: `{1, 2.5} + {1, 2}` reads both as f32, as one literal would.
+        let any_float = || exprs.iter().any(|e| is_weak(e) && has_float_text(e));
+        let hint = elem.or(hint).or_else(|| any_float().then_some(ElemType::F32));
         let mut out = vec![];
         for (i, e) in exprs.iter().enumerate() {
             let c = match typed[i].take() {

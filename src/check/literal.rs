@@ -20,6 +20,11 @@ pub fn is_weak(e: &Expr) -> bool {
     }
 }
 
+/// Whether an untyped literal is written with a point or exponent (or inf/nan) somewhere.
+pub fn has_float_text(e: &Expr) -> bool {
+    flatten(e).map(|f| f.atoms.iter().any(Atom::is_float_text)).unwrap_or(false)
+}
+
 /// True when `e` is a literal at all (typed or not): its value is known before running.
 pub fn is_literal(e: &Expr) -> bool {
     is_weak(e) || matches!(e.kind, ExprKind::Typed { .. })

@@ -441,7 +441,15 @@ impl<'s> Checker<'s> {
         if args.len() != comp.params.len() || args.iter().any(|a| a.name.is_some()) {
             return Err(Diag::check(
                 "call",
-                format!("computation `{}` takes {} arguments by position, {} given", comp.name, comp.params.len(), args.len()),
+                format!(
+                    "computation `{}` takes {} by position, {} given",
+                    comp.name,
+                    match comp.params.len() {
+                        1 => "1 argument".to_string(),
+                        n => format!("{n} arguments"),
+                    },
+                    args.len()
+                ),
                 span,
             )
             .with_secondary(comp.span.clone(), "defined here"));

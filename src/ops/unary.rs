@@ -46,7 +46,7 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], 
         None
     };
     // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
-    let hint = if crate::check::literal::is_weak(e) && !e_has_float(e) { hint } else { None };
+    let hint = if crate::check::literal::is_weak(e) && !crate::check::literal::has_float_text(e) { hint } else { None };
     let o = cx.push_operand(e, hint)?;
     let t = cx.array(&o, "C1", "operand")?.clone();
     let Some(f) = pick(t.elem) else {
@@ -65,12 +65,6 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], 
             out_elem: elem,
         }),
     })
-}
-
-fn e_has_float(e: &crate::ast::Expr) -> bool {
-    crate::check::literal::flatten(e)
-        .map(|f| f.atoms.iter().any(|a| a.is_float_text()))
-        .unwrap_or(false)
 }
 
 /// Declares unary ops: name, aliases, the classes it takes, and per class the element function.
