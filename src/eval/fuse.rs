@@ -11,7 +11,7 @@
 
 use crate::ir::{self, ExprKind, KernelError};
 use crate::kernels::GRAIN;
-use crate::kernels::fused::{CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, empty_chunk, leaf};
+use crate::kernels::fused::{CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, Slice, empty_chunk, leaf};
 use crate::value::{Array, Value};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
@@ -101,9 +101,11 @@ fn run_typed<O: ChunkElem>(
         let mut step_bufs: Vec<Chunk> = steps.iter().map(|s| empty_chunk(s.k.out_elem)).collect();
         for (ci, sub) in dst.chunks_mut(CHUNK).enumerate() {
             let s0 = start + ci * CHUNK;
-            for ((l, _), buf) in leaves.iter().zip(leaf_bufs.iter_mut()) {
-                l.fill(s0, sub.len(), buf)?;
-            }
+            let leaf_slices = leaves
+                .iter()
+                .zip(leaf_bufs.iter_mut())
+                .map(|((l, _), buf)| l.get(s0, sub.len(), buf))
+                .collect::<Result<Vec<Slice>, _>>()?;
             for (j, st) in steps.iter().enumerate() {
                 // Post-order: a step's inputs are leaves or earlier steps.
                 let (done, rest) = step_bufs.split_at_mut(j);
@@ -112,10 +114,10 @@ fn run_typed<O: ChunkElem>(
                     .inputs
                     .iter()
                     .map(|inp| match inp {
-                        Input::Leaf(i) => leaf_bufs.get(*i).ok_or_else(internal),
-                        Input::Step(k) => done.get(*k).ok_or_else(internal),
+                        Input::Leaf(i) => leaf_slices.get(*i).copied().ok_or_else(internal),
+                        Input::Step(k) => done.get(*k).map(Chunk::as_slice).ok_or_else(internal),
                     })
-                    .collect::<Result<Vec<&Chunk>, _>>()?;
+                    .collect::<Result<Vec<Slice>, _>>()?;
                 st.k.f.run_chunk(&ins, out)?;
             }
             let result = step_bufs.last().and_then(|c| O::chunk(c)).ok_or_else(internal)?;

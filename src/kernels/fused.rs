@@ -36,11 +36,32 @@ pub enum Chunk {
     F64(Vec<f64>),
 }
 
+/// A borrowed run of elements of one type: a chunk buffer, or a contiguous stretch
+/// of an operand read in place.
+#[derive(Clone, Copy)]
+pub enum Slice<'a> {
+    Pred(&'a [bool]),
+    S8(&'a [i8]),
+    S16(&'a [i16]),
+    S32(&'a [i32]),
+    S64(&'a [i64]),
+    U8(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+    F16(&'a [f16]),
+    BF16(&'a [bf16]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+}
+
 /// An element type that can live in a `Chunk`.
 pub trait ChunkElem: Elem {
     fn empty_chunk() -> Chunk;
     fn chunk(c: &Chunk) -> Option<&Vec<Self>>;
     fn chunk_mut(c: &mut Chunk) -> Option<&mut Vec<Self>>;
+    fn slice<'a>(s: &Slice<'a>) -> Option<&'a [Self]>;
+    fn wrap_slice(s: &[Self]) -> Slice<'_>;
 }
 
 macro_rules! chunk_elem {
@@ -53,11 +74,24 @@ macro_rules! chunk_elem {
             fn chunk_mut(c: &mut Chunk) -> Option<&mut Vec<Self>> {
                 match c { Chunk::$v(v) => Some(v), _ => None }
             }
+            fn slice<'a>(s: &Slice<'a>) -> Option<&'a [Self]> {
+                match s { Slice::$v(v) => Some(v), _ => None }
+            }
+            fn wrap_slice(s: &[Self]) -> Slice<'_> { Slice::$v(s) }
         }
     )*};
 }
 chunk_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8, u16 => U16,
     u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+
+impl Chunk {
+    pub fn as_slice(&self) -> Slice<'_> {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Chunk::$v(x) => Slice::$v(x),)* } };
+        }
+        arms!(Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64)
+    }
+}
 
 /// An empty chunk buffer for elements of `elem`.
 pub fn empty_chunk(elem: ElemType) -> Chunk {
@@ -73,7 +107,7 @@ pub trait ElementwiseFn: Send + Sync {
     /// Whole arrays: operand `i` sits in the output as `maps[i]` says (BroadcastInDim).
     fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError>;
     /// One chunk: every input holds the same `len` output positions.
-    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError>;
+    fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError>;
 }
 
 struct Un<T, O, F>(F, PhantomData<fn(T) -> O>);
@@ -107,8 +141,8 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
         let src = placed(nd::<T>(a)?, m, out_dims)?;
         Ok(Array::from_nd(map1(out_dims, &src, self.0)))
     }
-    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
-        let a = ins.first().and_then(|c| T::chunk(c)).ok_or_else(mismatch)?;
+    fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
+        let a = ins.first().and_then(T::slice).ok_or_else(mismatch)?;
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
         o.clear();
         o.extend(a.iter().map(|&x| (self.0)(x)));
@@ -125,11 +159,11 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         let sb = placed(nd::<T>(b)?, mb, out_dims)?;
         Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)))
     }
-    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+    fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
         let [a, b] = ins else {
             return Err(mismatch());
         };
-        let (a, b) = (T::chunk(a).ok_or_else(mismatch)?, T::chunk(b).ok_or_else(mismatch)?);
+        let (a, b) = (T::slice(a).ok_or_else(mismatch)?, T::slice(b).ok_or_else(mismatch)?);
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
         o.clear();
         o.extend(a.iter().zip(b.iter()).map(|(&x, &y)| (self.0)(x, y)));
@@ -139,22 +173,26 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
 
 /// A leaf of a fused evaluation: an array read through its broadcast map.
 pub trait LeafFill: Send + Sync {
-    /// Fills `out` with output elements `start..start + len` of this operand.
-    fn fill(&self, start: usize, len: usize, out: &mut Chunk) -> Result<(), KernelError>;
+    /// Output elements `start..start + len` of this operand: read in place when the
+    /// operand is contiguous in output order, else gathered into `scratch`.
+    fn get<'s>(&'s self, start: usize, len: usize, scratch: &'s mut Chunk) -> Result<Slice<'s>, KernelError>;
 }
 
 struct TypedLeaf<'a, T>(Gather<'a, T>);
 
 impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
-    fn fill(&self, start: usize, len: usize, out: &mut Chunk) -> Result<(), KernelError> {
-        let v = T::chunk_mut(out).ok_or_else(mismatch)?;
+    fn get<'s>(&'s self, start: usize, len: usize, scratch: &'s mut Chunk) -> Result<Slice<'s>, KernelError> {
+        if let Some(all) = self.0.contiguous() {
+            return all.get(start..start + len).map(T::wrap_slice).ok_or_else(mismatch);
+        }
+        let v = T::chunk_mut(scratch).ok_or_else(mismatch)?;
         v.clear();
         v.reserve(len);
         let spare: &mut [MaybeUninit<T>] = &mut v.spare_capacity_mut()[..len];
         self.0.fill(start, spare);
         // SAFETY: `Gather::fill` wrote all `len` elements.
         unsafe { v.set_len(len) };
-        Ok(())
+        Ok(T::wrap_slice(v))
     }
 }
 
@@ -223,13 +261,13 @@ where
         Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
     }
 
-    fn run_chunk(&self, ins: &[&Chunk], out: &mut Chunk) -> Result<(), KernelError> {
+    fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
         let [a, b, c] = ins else {
             return Err(mismatch());
         };
-        let a = A::chunk(a).ok_or_else(mismatch)?;
-        let b = B::chunk(b).ok_or_else(mismatch)?;
-        let c = C::chunk(c).ok_or_else(mismatch)?;
+        let a = A::slice(a).ok_or_else(mismatch)?;
+        let b = B::slice(b).ok_or_else(mismatch)?;
+        let c = C::slice(c).ok_or_else(mismatch)?;
         if a.len() != b.len() || b.len() != c.len() {
             return Err(mismatch());
         }

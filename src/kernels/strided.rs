@@ -193,6 +193,15 @@ impl<'a, T: Copy> Gather<'a, T> {
         Gather { src, plan }
     }
 
+    /// The whole view as one slice, when it is laid out row-major with no gaps or
+    /// broadcasting (so output element i is storage element i).
+    pub fn contiguous(&self) -> Option<&'a [T]> {
+        match (self.plan.dims.as_slice(), self.plan.strides[0].as_slice()) {
+            ([n], [1]) => Some(unsafe { std::slice::from_raw_parts(self.src.ptr, *n) }),
+            _ => None,
+        }
+    }
+
     /// Writes output elements `start..start + out.len()` of the view into `out`.
     pub fn fill(&self, start: usize, out: &mut [MaybeUninit<T>]) {
         let ptr = self.src.ptr;
