@@ -129,6 +129,19 @@ where
     Arc::new(Bin(f, PhantomData))
 }
 
+/// Replaces the contents of `o` with `n` elements written by `write` (which must
+/// write every slot it is given). A plain loop over the spare capacity, which the
+/// compiler vectorizes where `Vec::extend` through an iterator adaptor may not.
+#[inline(always)]
+fn refill<O>(o: &mut Vec<O>, n: usize, write: impl FnOnce(&mut [MaybeUninit<O>])) {
+    o.clear();
+    o.reserve(n);
+    let spare = &mut o.spare_capacity_mut()[..n];
+    write(spare);
+    // SAFETY: `write` filled all n slots (each caller zips over exactly n inputs).
+    unsafe { o.set_len(n) };
+}
+
 fn nd<T: Elem>(a: &Array) -> Result<&Nd<T>, KernelError> {
     T::unwrap(a).ok_or_else(mismatch)
 }
@@ -144,8 +157,11 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
         let a = ins.first().and_then(T::slice).ok_or_else(mismatch)?;
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
-        o.clear();
-        o.extend(a.iter().map(|&x| (self.0)(x)));
+        refill(o, a.len(), |d| {
+            for (d, &x) in d.iter_mut().zip(a) {
+                d.write((self.0)(x));
+            }
+        });
         Ok(())
     }
 }
@@ -165,8 +181,14 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         };
         let (a, b) = (T::slice(a).ok_or_else(mismatch)?, T::slice(b).ok_or_else(mismatch)?);
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
-        o.clear();
-        o.extend(a.iter().zip(b.iter()).map(|(&x, &y)| (self.0)(x, y)));
+        if a.len() != b.len() {
+            return Err(mismatch());
+        }
+        refill(o, a.len(), |d| {
+            for ((d, &x), &y) in d.iter_mut().zip(a).zip(b) {
+                d.write((self.0)(x, y));
+            }
+        });
         Ok(())
     }
 }
@@ -272,8 +294,11 @@ where
             return Err(mismatch());
         }
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
-        o.clear();
-        o.extend(a.iter().zip(b).zip(c).map(|((&x, &y), &z)| (self.0)(x, y, z)));
+        refill(o, a.len(), |d| {
+            for (((d, &x), &y), &z) in d.iter_mut().zip(a).zip(b).zip(c) {
+                d.write((self.0)(x, y, z));
+            }
+        });
         Ok(())
     }
 }
