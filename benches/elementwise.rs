@@ -22,7 +22,9 @@ const N: usize = 4096;
 fn matrix(dims: &[usize], seed: f32) -> Value {
     let n: usize = dims.iter().product();
     let data: Vec<f32> = (0..n).map(|i| ((i % 1013) as f32) * 0.001 + seed).collect();
-    Value::Array(Array::from_nd(ArrayD::from_shape_vec(IxDyn(dims), data).unwrap()))
+    Value::Array(Array::from_nd(
+        ArrayD::from_shape_vec(IxDyn(dims), data).unwrap(),
+    ))
 }
 
 fn bind(s: &mut Session, name: &str, v: Value) {
@@ -32,7 +34,9 @@ fn bind(s: &mut Session, name: &str, v: Value) {
 
 /// Checks `expr` in the session and returns a closure that evaluates it.
 fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s.check(expr).unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
+    let (prog, _) = s
+        .check(expr)
+        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
     let e = match &prog.stmts[0].kind {
         StmtKind::Print(e) => e.clone(),
         _ => panic!("not an expression"),

@@ -100,17 +100,30 @@ pub enum ExprKind {
     /// `{a, b, ...}`: an array literal, a list of operands or a static list, by context.
     Brace(Vec<Expr>),
     /// `f32[2x3] {...}`, `s64 5`, `f32[] 2.5`, `pred true`.
-    Typed { ty: TypeExpr, value: Box<Expr> },
+    Typed {
+        ty: TypeExpr,
+        value: Box<Expr>,
+    },
     /// A type standing alone, as an attribute: `convert(a, f32)`, `Iota(s32[4x8], 1)`.
     Type(TypeExpr),
     /// A name: a binding, a computation, or a keyword attribute such as `SAME` or `TOTALORDER`.
     Var(String),
     /// `Name(positional..., key=value...)`.
-    Call { callee: Ident, args: Vec<Arg> },
+    Call {
+        callee: Ident,
+        args: Vec<Arg>,
+    },
     /// `(a, b)` or `(a,)`; `(a)` is just `a` and never reaches here.
     Tuple(Vec<Expr>),
-    Unary { op: UnOp, operand: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
 }
 
 /// A numeric literal keeps its text so that 64-bit integers stay exact.

@@ -32,7 +32,12 @@ pub struct Diag {
 }
 
 impl Diag {
-    pub fn new(stage: Stage, code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+    pub fn new(
+        stage: Stage,
+        code: impl Into<String>,
+        message: impl Into<String>,
+        span: Span,
+    ) -> Self {
         Diag {
             stage,
             code: code.into(),
@@ -133,12 +138,13 @@ pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
         report = report.with_help(help);
     }
     let mut out = Vec::new();
-    let written = report
-        .finish()
-        .write((file, Source::from(src)), &mut out);
+    let written = report.finish().write((file, Source::from(src)), &mut out);
     match written {
         Ok(()) => String::from_utf8_lossy(&out).into_owned(),
         // Rendering can only fail on I/O into a Vec, which does not happen; keep the facts anyway.
-        Err(_) => format!("error[{}]: {} at {file}:{line}:{col}\n", diag.code, diag.message),
+        Err(_) => format!(
+            "error[{}]: {} at {file}:{line}:{col}\n",
+            diag.code, diag.message
+        ),
     }
 }

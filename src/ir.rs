@@ -22,7 +22,10 @@ pub struct Stmt {
 
 #[derive(Clone, Debug)]
 pub enum StmtKind {
-    Let { name: String, expr: Expr },
+    Let {
+        name: String,
+        expr: Expr,
+    },
     /// Makes computation `id` callable; captures the top-level bindings it reads.
     Comp(Arc<Comp>),
     Assert(Assert),
@@ -31,9 +34,16 @@ pub enum StmtKind {
 
 #[derive(Clone, Debug)]
 pub enum Assert {
-    Equal { actual: Expr, expected: Expr },
+    Equal {
+        actual: Expr,
+        expected: Expr,
+    },
     /// `tol: None` is the default for each array's element type (spec/language.md).
-    Close { actual: Expr, expected: Expr, tol: Option<f64> },
+    Close {
+        actual: Expr,
+        expected: Expr,
+        tol: Option<f64>,
+    },
     Holds(Expr),
 }
 
@@ -57,7 +67,10 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     /// Calling a user computation directly: `mycomp(x, y)` or `Call(mycomp, x, y)`.
-    CallComp { comp: Arc<Comp>, args: Vec<Expr> },
+    CallComp {
+        comp: Arc<Comp>,
+        args: Vec<Expr>,
+    },
     Tuple(Vec<Expr>),
 }
 

@@ -5,15 +5,15 @@
 //! Errors are `diag::Diag` values, rendered only at the edge.
 
 pub mod ast;
+pub mod check;
 pub mod diag;
+pub mod eval;
+pub mod ir;
+pub mod kernels;
+pub mod ops;
+pub mod print;
+pub mod repl;
+pub mod session;
 pub mod syntax;
 pub mod types;
-pub mod kernels;
 pub mod value;
-pub mod check;
-pub mod ir;
-pub mod ops;
-pub mod eval;
-pub mod print;
-pub mod session;
-pub mod repl;

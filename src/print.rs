@@ -163,7 +163,14 @@ enum Node {
     Ellipsis,
 }
 
-fn nest(elems: &[String], dims: &[usize], depth: usize, offset: usize, elide: bool, opts: &PrintOptions) -> Node {
+fn nest(
+    elems: &[String],
+    dims: &[usize],
+    depth: usize,
+    offset: usize,
+    elide: bool,
+    opts: &PrintOptions,
+) -> Node {
     if depth == dims.len() {
         return Node::Leaf(elems.get(offset).cloned().unwrap_or_default());
     }
@@ -178,7 +185,14 @@ fn nest(elems: &[String], dims: &[usize], depth: usize, offset: usize, elide: bo
         if cut && i >= opts.edge && i < n - opts.edge {
             continue;
         }
-        items.push(nest(elems, dims, depth + 1, offset + i * stride, elide, opts));
+        items.push(nest(
+            elems,
+            dims,
+            depth + 1,
+            offset + i * stride,
+            elide,
+            opts,
+        ));
     }
     Node::List(items)
 }
@@ -187,7 +201,10 @@ fn flat(n: &Node) -> String {
     match n {
         Node::Leaf(s) => s.clone(),
         Node::Ellipsis => "...".into(),
-        Node::List(items) => format!("{{{}}}", items.iter().map(flat).collect::<Vec<_>>().join(", ")),
+        Node::List(items) => format!(
+            "{{{}}}",
+            items.iter().map(flat).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 

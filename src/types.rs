@@ -130,7 +130,9 @@ impl ArrayType {
     }
     /// Element count; `None` on overflow (the checker reports that as a size error).
     pub fn num_elements(&self) -> Option<usize> {
-        self.dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        self.dims
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
     }
     pub fn with_elem(&self, elem: ElemType) -> Self {
         ArrayType {

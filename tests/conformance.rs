@@ -65,9 +65,15 @@ impl Expected {
 
     fn describe(&self) -> String {
         if self.help {
-            format!("a diagnostic on line {} whose help contains `{}`", self.line, self.text)
+            format!(
+                "a diagnostic on line {} whose help contains `{}`",
+                self.line, self.text
+            )
         } else {
-            format!("a diagnostic on line {} with `{}` in its code or message", self.line, self.text)
+            format!(
+                "a diagnostic on line {} with `{}` in its code or message",
+                self.line, self.text
+            )
         }
     }
 }
@@ -94,7 +100,12 @@ fn collect(root: &Path) -> Vec<Trial> {
             Some("stdout") if !path.with_extension("xlet").is_file() => {
                 let p = path.clone();
                 trials.push(Trial::test(format!("{name}.stdout"), move || {
-                    Err(format!("golden file {} has no case {} beside it", p.display(), p.with_extension("xlet").display()).into())
+                    Err(format!(
+                        "golden file {} has no case {} beside it",
+                        p.display(),
+                        p.with_extension("xlet").display()
+                    )
+                    .into())
                 }));
             }
             _ => {}
@@ -110,7 +121,10 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, problems: &mut Vec<(String, String
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            problems.push((format!("<{}>", dir.display()), format!("cannot read directory {}: {e}", dir.display())));
+            problems.push((
+                format!("<{}>", dir.display()),
+                format!("cannot read directory {}: {e}", dir.display()),
+            ));
             return;
         }
     };
@@ -186,14 +200,23 @@ fn headers(src: &str) -> Result<Vec<Expected>, String> {
         } else {
             continue;
         };
-        let malformed = || format!("line {}: malformed header {t:?}: write `// error: TEXT @ LINE`", i + 1);
+        let malformed = || {
+            format!(
+                "line {}: malformed header {t:?}: write `// error: TEXT @ LINE`",
+                i + 1
+            )
+        };
         let (text, at) = rest.rsplit_once('@').ok_or_else(malformed)?;
         let text = text.trim();
         let line: usize = at.trim().parse().map_err(|_| malformed())?;
         if text.is_empty() || line == 0 {
             return Err(malformed());
         }
-        out.push(Expected { help, text: text.to_string(), line });
+        out.push(Expected {
+            help,
+            text: text.to_string(),
+            line,
+        });
     }
     if !out.is_empty() && out.iter().all(|e| e.help) {
         return Err("a `// help:` header needs at least one `// error:` header beside it".into());
@@ -225,8 +248,12 @@ fn with_timeout(f: impl FnOnce() -> Result<(), String> + Send + 'static) -> Resu
                 .unwrap_or_else(|| "(no message)".into());
             Err(format!("the interpreter panicked: {what}").into())
         }
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("timed out after {} s", TIMEOUT.as_secs()).into()),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the case's thread ended without a result".into()),
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(format!("timed out after {} s", TIMEOUT.as_secs()).into())
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err("the case's thread ended without a result".into())
+        }
     }
 }
 
@@ -238,13 +265,18 @@ struct Capture {
 
 impl Output for Capture {
     fn print(&mut self, value: &Value, _expr: &ir::Expr) {
-        self.text.push_str(&format_value(value, &PrintOptions::default()));
+        self.text
+            .push_str(&format_value(value, &PrintOptions::default()));
         self.text.push('\n');
     }
 }
 
 fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
-    diags.iter().map(|d| render(d, file, src, false)).collect::<Vec<_>>().concat()
+    diags
+        .iter()
+        .map(|d| render(d, file, src, false))
+        .collect::<Vec<_>>()
+        .concat()
 }
 
 fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
@@ -256,7 +288,10 @@ fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
             let failure = match result {
                 Ok(()) => {
                     let want: Vec<String> = expected.iter().map(Expected::describe).collect();
-                    return Err(format!("expected the run to fail with {}, but it succeeded", want.join("; and ")));
+                    return Err(format!(
+                        "expected the run to fail with {}, but it succeeded",
+                        want.join("; and ")
+                    ));
                 }
                 Err(f) => f,
             };
@@ -271,9 +306,18 @@ fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
             for m in &missing {
                 let _ = writeln!(msg, "expected {}", m.describe());
             }
-            let _ = writeln!(msg, "the run failed at the {:?} stage with these diagnostics instead:", failure.stage);
+            let _ = writeln!(
+                msg,
+                "the run failed at the {:?} stage with these diagnostics instead:",
+                failure.stage
+            );
             for d in &failure.diags {
-                let _ = writeln!(msg, "  line {}: {}", line_col(src, d.span.start).0, d.headline());
+                let _ = writeln!(
+                    msg,
+                    "  line {}: {}",
+                    line_col(src, d.span.start).0,
+                    d.headline()
+                );
                 if let Some(h) = &d.help {
                     let _ = writeln!(msg, "          help: {h}");
                 }
@@ -284,9 +328,13 @@ fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
         }
         Kind::Printing(golden) => {
             if let Err(f) = result {
-                return Err(format!("expected the run to succeed, but it failed:\n{}", rendered(&f.diags, file, src)));
+                return Err(format!(
+                    "expected the run to succeed, but it failed:\n{}",
+                    rendered(&f.diags, file, src)
+                ));
             }
-            let want = std::fs::read_to_string(golden).map_err(|e| format!("cannot read {}: {e}", golden.display()))?;
+            let want = std::fs::read_to_string(golden)
+                .map_err(|e| format!("cannot read {}: {e}", golden.display()))?;
             if out.text == want {
                 return Ok(());
             }
@@ -299,16 +347,30 @@ fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
         }
         Kind::Positive => {
             if let Err(f) = result {
-                return Err(format!("expected the run to succeed, but it failed:\n{}", rendered(&f.diags, file, src)));
+                return Err(format!(
+                    "expected the run to succeed, but it failed:\n{}",
+                    rendered(&f.diags, file, src)
+                ));
             }
             let asserts = match xlet::syntax::parse(src) {
-                Ok(p) => p.stmts.iter().filter(|s| matches!(s.kind, StmtKind::Assert(_))).count(),
-                Err(d) => return Err(format!("the case ran but does not parse on its own:\n{}", rendered(&d, file, src))),
+                Ok(p) => p
+                    .stmts
+                    .iter()
+                    .filter(|s| matches!(s.kind, StmtKind::Assert(_)))
+                    .count(),
+                Err(d) => {
+                    return Err(format!(
+                        "the case ran but does not parse on its own:\n{}",
+                        rendered(&d, file, src)
+                    ));
+                }
             };
             if asserts == 0 {
-                return Err("a positive case must assert something (`then`, `produces:`, `>>>` or `==>`); \
+                return Err(
+                    "a positive case must assert something (`then`, `produces:`, `>>>` or `==>`); \
                             a case that cannot fail tests nothing"
-                    .into());
+                        .into(),
+                );
             }
             Ok(())
         }
@@ -324,8 +386,10 @@ fn first_difference(want: &str, got: &str) -> String {
             return format!(
                 "first difference at line {}:\n  expected: {}\n  printed:  {}",
                 i + 1,
-                a.map(|s| format!("{s:?}")).unwrap_or_else(|| "(nothing)".into()),
-                b.map(|s| format!("{s:?}")).unwrap_or_else(|| "(nothing)".into())
+                a.map(|s| format!("{s:?}"))
+                    .unwrap_or_else(|| "(nothing)".into()),
+                b.map(|s| format!("{s:?}"))
+                    .unwrap_or_else(|| "(nothing)".into())
             );
         }
     }

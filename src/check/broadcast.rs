@@ -57,7 +57,11 @@ pub fn binary_shape(
                 .with_help("remove broadcast_dimensions: a scalar combines with every element"));
             }
         }
-        let out = if lr == 0 { rhs.ty.dims.clone() } else { lhs.ty.dims.clone() };
+        let out = if lr == 0 {
+            rhs.ty.dims.clone()
+        } else {
+            lhs.ty.dims.clone()
+        };
         return Ok(BinaryShape {
             lhs_map: identity(lr),
             rhs_map: identity(rr),
@@ -65,7 +69,11 @@ pub fn binary_shape(
         });
     }
 
-    let (hi, lo, lhs_is_hi) = if lr >= rr { (lhs, rhs, true) } else { (rhs, lhs, false) };
+    let (hi, lo, lhs_is_hi) = if lr >= rr {
+        (lhs, rhs, true)
+    } else {
+        (rhs, lhs, false)
+    };
     let lo_map: Vec<usize> = match &bdims {
         None if lr == rr => identity(lr),
         None => {
@@ -83,7 +91,10 @@ pub fn binary_shape(
             let fits = fitting_maps(&lo.ty.dims, &hi.ty.dims);
             if let Some(first) = fits.first() {
                 let list = |m: &Vec<usize>| {
-                    m.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    m.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 d = d.with_help(format!(
                     "say which dimensions of the rank-{} operand the rank-{} operand's dimensions match: {}({}, {}, broadcast_dimensions={{{}}})",
@@ -146,7 +157,10 @@ pub fn binary_shape(
                         format!("{}: dimension {ld} (mapped to {d}) is {l}", lo.ty),
                     );
                 } else {
-                    diag = diag.with_secondary(lo.span.clone(), format!("{}: dimension {d} is {l}", lo.ty));
+                    diag = diag.with_secondary(
+                        lo.span.clone(),
+                        format!("{}: dimension {d} is {l}", lo.ty),
+                    );
                 }
             }
             return Err(diag.with_note(
@@ -155,7 +169,11 @@ pub fn binary_shape(
         }
     }
     let hi_map = identity(hi.ty.rank());
-    let (lhs_map, rhs_map) = if lhs_is_hi { (hi_map, lo_map) } else { (lo_map, hi_map) };
+    let (lhs_map, rhs_map) = if lhs_is_hi {
+        (hi_map, lo_map)
+    } else {
+        (lo_map, hi_map)
+    };
     Ok(BinaryShape {
         out_dims: out,
         lhs_map,
@@ -164,7 +182,12 @@ pub fn binary_shape(
 }
 
 /// Validates a written broadcast_dimensions against the two ranks (C5).
-fn check_map(op: &str, b: &BroadcastDims, lo: &ArrayType, hi: &ArrayType) -> Result<Vec<usize>, Diag> {
+fn check_map(
+    op: &str,
+    b: &BroadcastDims,
+    lo: &ArrayType,
+    hi: &ArrayType,
+) -> Result<Vec<usize>, Diag> {
     let err = |msg: String, label: String| {
         Diag::check(format!("{op}: C5"), format!("{op}: {msg}"), b.span.clone()).with_label(label)
     };
@@ -196,7 +219,10 @@ fn check_map(op: &str, b: &BroadcastDims, lo: &ArrayType, hi: &ArrayType) -> Res
     for (i, &d) in b.dims.iter().enumerate() {
         if d < 0 || d as usize >= hi.rank() {
             return Err(err(
-                format!("broadcast_dimensions entry {d} is out of range for {hi} (rank {})", hi.rank()),
+                format!(
+                    "broadcast_dimensions entry {d} is out of range for {hi} (rank {})",
+                    hi.rank()
+                ),
                 format!("must be in 0..{}", hi.rank()),
             ));
         }
@@ -218,7 +244,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// Every strictly increasing map of `lo`'s dims into `hi`'s dims under which each
 /// pair of sizes is compatible, numpy's trailing alignment first when it fits.
 pub fn fitting_maps(lo: &[usize], hi: &[usize]) -> Vec<Vec<usize>> {
-    fn go(lo: &[usize], hi: &[usize], start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    fn go(
+        lo: &[usize],
+        hi: &[usize],
+        start: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if out.len() >= 256 {
             return;
         }
@@ -250,13 +282,29 @@ mod tests {
     use crate::types::ElemType::F32;
 
     fn side(t: &ArrayType) -> Side<'_> {
-        Side { ty: t, span: 0..1, text: "x" }
+        Side {
+            ty: t,
+            span: 0..1,
+            text: "x",
+        }
     }
     fn shape(a: &[usize], b: &[usize], bd: Option<&[i64]>) -> Result<Vec<usize>, String> {
-        let (x, y) = (ArrayType::new(F32, a.to_vec()), ArrayType::new(F32, b.to_vec()));
-        binary_shape("Add", &side(&x), &side(&y), bd.map(|d| BroadcastDims { dims: d, span: 0..1 }), &(0..1))
-            .map(|s| s.out_dims)
-            .map_err(|d| d.code)
+        let (x, y) = (
+            ArrayType::new(F32, a.to_vec()),
+            ArrayType::new(F32, b.to_vec()),
+        );
+        binary_shape(
+            "Add",
+            &side(&x),
+            &side(&y),
+            bd.map(|d| BroadcastDims {
+                dims: d,
+                span: 0..1,
+            }),
+            &(0..1),
+        )
+        .map(|s| s.out_dims)
+        .map_err(|d| d.code)
     }
 
     #[test]
@@ -271,7 +319,10 @@ mod tests {
         assert_eq!(shape(&[2, 3], &[3], None), Err("Add: C4".into()));
         assert_eq!(shape(&[2, 3], &[3], Some(&[1])), Ok(vec![2, 3]));
         assert_eq!(shape(&[3, 3], &[3], Some(&[0])), Ok(vec![3, 3]));
-        assert_eq!(shape(&[2, 3, 4], &[3, 4], Some(&[2, 1])), Err("Add: C5".into()));
+        assert_eq!(
+            shape(&[2, 3, 4], &[3, 4], Some(&[2, 1])),
+            Err("Add: C5".into())
+        );
         assert_eq!(shape(&[2, 3], &[], None), Ok(vec![2, 3]));
     }
 

@@ -105,7 +105,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         match (by_pos, by_name) {
             (Some(p), Some(k)) => Err(Diag::check(
                 self.code("arity"),
-                format!("{}: `{name}` is given twice, by position and by name", self.op.name),
+                format!(
+                    "{}: `{name}` is given twice, by position and by name",
+                    self.op.name
+                ),
                 self.named[k].0.span.clone(),
             )
             .with_secondary(self.positional[p].span.clone(), "given by position here")),
@@ -130,7 +133,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 self.span.clone(),
             )
             .with_label(format!("`{name}` is missing"))
-            .with_help(format!("{} is called as {}", self.op.name, self.op.signature))
+            .with_help(format!(
+                "{} is called as {}",
+                self.op.name, self.op.signature
+            ))
         })
     }
 
@@ -177,7 +183,9 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         }
         // All untyped: `{1, 2.5} + {1, 2}` reads both as f32, as one literal would.
         let any_float = || exprs.iter().any(|e| is_weak(e) && has_float_text(e));
-        let hint = elem.or(hint).or_else(|| any_float().then_some(ElemType::F32));
+        let hint = elem
+            .or(hint)
+            .or_else(|| any_float().then_some(ElemType::F32));
         let mut out = vec![];
         for (i, e) in exprs.iter().enumerate() {
             let c = match typed[i].take() {
@@ -195,15 +203,28 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     }
 
     /// The operand's array type, or an error naming constraint `c` if it is a tuple.
-    pub fn array<'o>(&self, operand: &'o Operand, c: &str, what: &str) -> Result<&'o ArrayType, Diag> {
+    pub fn array<'o>(
+        &self,
+        operand: &'o Operand,
+        c: &str,
+        what: &str,
+    ) -> Result<&'o ArrayType, Diag> {
         operand.ty.as_array().ok_or_else(|| {
-            self.err(c, format!("{what} must be an array, found the tuple {}", operand.ty), operand.span.clone())
-                .with_label(format!("{}", operand.ty))
+            self.err(
+                c,
+                format!("{what} must be an array, found the tuple {}", operand.ty),
+                operand.span.clone(),
+            )
+            .with_label(format!("{}", operand.ty))
         })
     }
 
     /// A static list of integers: `{0, 1}`, `{}`; a lone integer is a list of one.
-    pub fn int_list(&mut self, pos: Option<usize>, name: &str) -> Result<Option<Attr<Vec<i64>>>, Diag> {
+    pub fn int_list(
+        &mut self,
+        pos: Option<usize>,
+        name: &str,
+    ) -> Result<Option<Attr<Vec<i64>>>, Diag> {
         let Some(e) = self.take(pos, name)? else {
             return Ok(None);
         };
@@ -211,7 +232,11 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     }
 
     /// A required static list of integers.
-    pub fn require_int_list(&mut self, pos: Option<usize>, name: &str) -> Result<Attr<Vec<i64>>, Diag> {
+    pub fn require_int_list(
+        &mut self,
+        pos: Option<usize>,
+        name: &str,
+    ) -> Result<Attr<Vec<i64>>, Diag> {
         let e = self.require(pos, name)?;
         static_ints(self, e, name)
     }
@@ -222,7 +247,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             return Ok(None);
         };
         let v = static_int(self, e, name)?;
-        Ok(Some(Attr { value: v, span: e.span.clone() }))
+        Ok(Some(Attr {
+            value: v,
+            span: e.span.clone(),
+        }))
     }
 
     /// A static element type: `f32`.
@@ -230,11 +258,17 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         let e = self.require(pos, name)?;
         match &e.kind {
             ExprKind::Type(t) => match &t.kind {
-                TypeExprKind::Array { elem, dims: None } => Ok(Attr { value: *elem, span: e.span.clone() }),
+                TypeExprKind::Array { elem, dims: None } => Ok(Attr {
+                    value: *elem,
+                    span: e.span.clone(),
+                }),
                 _ => Err(self.attr_err(name, "an element type such as f32", e)),
             },
             ExprKind::Var(v) => ElemType::parse(v)
-                .map(|t| Attr { value: t, span: e.span.clone() })
+                .map(|t| Attr {
+                    value: t,
+                    span: e.span.clone(),
+                })
                 .ok_or_else(|| self.attr_err(name, "an element type such as f32", e)),
             _ => Err(self.attr_err(name, "an element type such as f32", e)),
         }
@@ -247,7 +281,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             if let TypeExprKind::Array { elem, dims } = &t.kind {
                 let dims = dims.clone().unwrap_or_default();
                 let dims = self.ck.dims_from_u64(&dims, &e.span)?;
-                return Ok(Attr { value: ArrayType::new(*elem, dims), span: e.span.clone() });
+                return Ok(Attr {
+                    value: ArrayType::new(*elem, dims),
+                    span: e.span.clone(),
+                });
             }
         }
         Err(self.attr_err(name, "an array type such as s32[4x8]", e))
@@ -285,7 +322,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             e.span.clone(),
         )
         .with_label(format!("expected {wanted}"))
-        .with_help(format!("{} is called as {}", self.op.name, self.op.signature))
+        .with_help(format!(
+            "{} is called as {}",
+            self.op.name, self.op.signature
+        ))
     }
 
     /// Ends the call: any argument no rule asked for is an error.
@@ -303,7 +343,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 self.positional[p].span.clone(),
             )
             .with_label("unexpected argument")
-            .with_help(format!("{} is called as {}", self.op.name, self.op.signature)));
+            .with_help(format!(
+                "{} is called as {}",
+                self.op.name, self.op.signature
+            )));
         }
         if let Some(k) = self.used_named.iter().position(|u| !u) {
             let (n, _) = self.named[k];
@@ -313,7 +356,10 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 n.span.clone(),
             )
             .with_label("not an argument of this op")
-            .with_help(format!("{} is called as {}", self.op.name, self.op.signature)));
+            .with_help(format!(
+                "{} is called as {}",
+                self.op.name, self.op.signature
+            )));
         }
         Ok(self.args)
     }
@@ -322,14 +368,19 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
 fn static_int(cx: &CallCtx, e: &Expr, name: &str) -> Result<i64, Diag> {
     let (text, neg) = match &e.kind {
         ExprKind::Number(n) if n.is_integer => (&n.text, false),
-        ExprKind::Unary { op: UnOp::Neg, operand } => match &operand.kind {
+        ExprKind::Unary {
+            op: UnOp::Neg,
+            operand,
+        } => match &operand.kind {
             ExprKind::Number(n) if n.is_integer => (&n.text, true),
             _ => return Err(cx.attr_err(name, "an integer", e)),
         },
         ExprKind::Typed { value, .. } => return static_int(cx, value, name),
         _ => return Err(cx.attr_err(name, "an integer written as a literal", e)),
     };
-    let v: i64 = text.parse().map_err(|_| cx.attr_err(name, "an integer that fits in 64 bits", e))?;
+    let v: i64 = text
+        .parse()
+        .map_err(|_| cx.attr_err(name, "an integer that fits in 64 bits", e))?;
     Ok(if neg { -v } else { v })
 }
 
@@ -340,31 +391,48 @@ fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Dia
     };
     match &inner.kind {
         ExprKind::Brace(_) => {
-            let flat = flatten(inner).map_err(|_| cx.attr_err(name, "a list of integers such as {0, 1}", e))?;
+            let flat = flatten(inner)
+                .map_err(|_| cx.attr_err(name, "a list of integers such as {0, 1}", e))?;
             if flat.dims.len() != 1 {
                 return Err(cx.attr_err(name, "a flat list of integers such as {0, 1}", e));
             }
             let mut out = vec![];
             for (a, span) in flat.atoms.iter().zip(&flat.spans) {
                 match a {
-                    Atom::Num { text, is_integer: true, negative } => {
+                    Atom::Num {
+                        text,
+                        is_integer: true,
+                        negative,
+                    } => {
                         let v: i64 = text.parse().map_err(|_| {
-                            Diag::check(cx.code("attr"), format!("{}: `{name}` entry does not fit in 64 bits", cx.op.name), span.clone())
+                            Diag::check(
+                                cx.code("attr"),
+                                format!("{}: `{name}` entry does not fit in 64 bits", cx.op.name),
+                                span.clone(),
+                            )
                         })?;
                         out.push(if *negative { -v } else { v });
                     }
                     _ => return Err(cx.attr_err(name, "a list of integers such as {0, 1}", e)),
                 }
             }
-            Ok(Attr { value: out, span: e.span.clone() })
+            Ok(Attr {
+                value: out,
+                span: e.span.clone(),
+            })
         }
         ExprKind::Number(_) | ExprKind::Unary { .. } => {
             let v = static_int(cx, inner, name)?;
-            Ok(Attr { value: vec![v], span: e.span.clone() })
+            Ok(Attr {
+                value: vec![v],
+                span: e.span.clone(),
+            })
         }
-        ExprKind::Var(v) => Err(cx.attr_err(name, "a literal list of integers such as {0, 1}", e).with_note(format!(
-            "`{v}` is a runtime value; static attributes are written in place, as in the docs"
-        ))),
+        ExprKind::Var(v) => Err(cx
+            .attr_err(name, "a literal list of integers such as {0, 1}", e)
+            .with_note(format!(
+                "`{v}` is a runtime value; static attributes are written in place, as in the docs"
+            ))),
         _ => Err(cx.attr_err(name, "a list of integers such as {0, 1}", e)),
     }
 }

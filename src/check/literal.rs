@@ -22,7 +22,9 @@ pub fn is_weak(e: &Expr) -> bool {
 
 /// Whether an untyped literal is written with a point or exponent (or inf/nan) somewhere.
 pub fn has_float_text(e: &Expr) -> bool {
-    flatten(e).map(|f| f.atoms.iter().any(Atom::is_float_text)).unwrap_or(false)
+    flatten(e)
+        .map(|f| f.atoms.iter().any(Atom::is_float_text))
+        .unwrap_or(false)
 }
 
 /// True when `e` is a literal at all (typed or not): its value is known before running.
@@ -112,13 +114,19 @@ fn walk(e: &Expr, flat: &mut Flat) -> Result<Vec<usize>, Diag> {
             e.span.clone(),
         )
         .with_label("not a number")
-        .with_help("bind arrays with `let` and combine them with an op such as Concatenate or Tuple")),
+        .with_help(
+            "bind arrays with `let` and combine them with an op such as Concatenate or Tuple",
+        )),
     }
 }
 
 /// The element type an untyped literal takes with no context.
 pub fn default_elem(flat: &Flat) -> Result<ElemType, Diag> {
-    let bools = flat.atoms.iter().filter(|a| matches!(a, Atom::Bool(_))).count();
+    let bools = flat
+        .atoms
+        .iter()
+        .filter(|a| matches!(a, Atom::Bool(_)))
+        .count();
     if bools > 0 && bools < flat.atoms.len() {
         let i = flat
             .atoms
@@ -144,7 +152,11 @@ pub fn default_elem(flat: &Flat) -> Result<ElemType, Diag> {
 /// Builds the literal's value with element type `elem`.
 pub fn build(flat: &Flat, elem: ElemType, span: &Span) -> Result<Array, Diag> {
     build_array(elem, &flat.dims, &flat.atoms).map_err(|(i, why)| {
-        Diag::check("literal", why.clone(), flat.spans.get(i).cloned().unwrap_or(span.clone()))
-            .with_label(format!("not a {elem} value"))
+        Diag::check(
+            "literal",
+            why.clone(),
+            flat.spans.get(i).cloned().unwrap_or(span.clone()),
+        )
+        .with_label(format!("not a {elem} value"))
     })
 }

@@ -112,7 +112,9 @@ impl<'s> Checker<'s> {
                     }
                 };
                 self.poisoned.remove(&b.name.name);
-                self.env.globals.insert(b.name.name.clone(), expr.ty.clone());
+                self.env
+                    .globals
+                    .insert(b.name.name.clone(), expr.ty.clone());
                 ir::StmtKind::Let {
                     name: b.name.name.clone(),
                     expr,
@@ -148,7 +150,10 @@ impl<'s> Checker<'s> {
         if got.ty != want {
             return Err(Diag::check(
                 "let",
-                format!("`{}` is declared {} but its value is {}", b.name.name, want, got.ty),
+                format!(
+                    "`{}` is declared {} but its value is {}",
+                    b.name.name, want, got.ty
+                ),
                 b.value.span.clone(),
             )
             .with_label(format!("this is {}", got.ty))
@@ -159,7 +164,11 @@ impl<'s> Checker<'s> {
 
     fn check_comp(&mut self, c: &ast::CompDef) -> Result<Comp, Diag> {
         if self.local.is_some() {
-            return Err(Diag::check("comp", "a comp cannot be defined inside another comp", c.name.span.clone()));
+            return Err(Diag::check(
+                "comp",
+                "a comp cannot be defined inside another comp",
+                c.name.span.clone(),
+            ));
         }
         let mut local = Local {
             names: HashMap::new(),
@@ -169,9 +178,15 @@ impl<'s> Checker<'s> {
         for (name, t) in &c.params {
             let ty = self.resolve_type(t)?;
             if local.names.contains_key(&name.name) {
-                return Err(Diag::check("comp", format!("parameter `{}` is declared twice", name.name), name.span.clone()));
+                return Err(Diag::check(
+                    "comp",
+                    format!("parameter `{}` is declared twice", name.name),
+                    name.span.clone(),
+                ));
             }
-            local.names.insert(name.name.clone(), (local.next, ty.clone()));
+            local
+                .names
+                .insert(name.name.clone(), (local.next, ty.clone()));
             local.next += 1;
             params.push((name.name.clone(), ty));
         }
@@ -183,7 +198,10 @@ impl<'s> Checker<'s> {
         if result.ty != ret {
             return Err(Diag::check(
                 "comp",
-                format!("computation `{}` is declared to return {} but its result is {}", c.name.name, ret, result.ty),
+                format!(
+                    "computation `{}` is declared to return {} but its result is {}",
+                    c.name.name, ret, result.ty
+                ),
                 c.result.span.clone(),
             )
             .with_label(format!("this is {}", result.ty))
@@ -201,14 +219,22 @@ impl<'s> Checker<'s> {
         })
     }
 
-    fn check_comp_body(&mut self, c: &ast::CompDef, ret: &Type) -> Result<(Vec<(usize, ir::Expr)>, ir::Expr), Diag> {
+    fn check_comp_body(
+        &mut self,
+        c: &ast::CompDef,
+        ret: &Type,
+    ) -> Result<(Vec<(usize, ir::Expr)>, ir::Expr), Diag> {
         let mut body = vec![];
         for b in &c.body {
             let e = self.check_binding(b)?;
-            let local = self.local.as_mut().ok_or_else(|| Diag::check("comp", "internal: no local scope", b.name.span.clone()))?;
+            let local = self.local.as_mut().ok_or_else(|| {
+                Diag::check("comp", "internal: no local scope", b.name.span.clone())
+            })?;
             let slot = local.next;
             local.next += 1;
-            local.names.insert(b.name.name.clone(), (slot, e.ty.clone()));
+            local
+                .names
+                .insert(b.name.name.clone(), (slot, e.ty.clone()));
             body.push((slot, e));
         }
         let result = self.check_as(&c.result, ret)?;
@@ -221,12 +247,19 @@ impl<'s> Checker<'s> {
                 let (actual, expected) = self.check_pair(actual, expected, "==")?;
                 ir::Assert::Equal { actual, expected }
             }
-            ast::Assertion::Close { actual, expected, tol } => {
+            ast::Assertion::Close {
+                actual,
+                expected,
+                tol,
+            } => {
                 let (actual, expected) = self.check_pair(actual, expected, "~=")?;
                 if let Some(e) = non_float_leaf(&actual.ty) {
                     return Err(Diag::check(
                         "assert",
-                        format!("`~=` compares floating-point values, but {} holds {e} (use `==`)", actual.ty),
+                        format!(
+                            "`~=` compares floating-point values, but {} holds {e} (use `==`)",
+                            actual.ty
+                        ),
                         actual.span.clone(),
                     )
                     .with_label(format!("{}", actual.ty)));
@@ -235,7 +268,11 @@ impl<'s> Checker<'s> {
                     Some(t) => Some(self.static_f64(t)?),
                     None => None,
                 };
-                ir::Assert::Close { actual, expected, tol }
+                ir::Assert::Close {
+                    actual,
+                    expected,
+                    tol,
+                }
             }
             ast::Assertion::Holds(e) => {
                 let c = self.check_expr(e, None)?;
@@ -246,7 +283,9 @@ impl<'s> Checker<'s> {
                         c.span.clone(),
                     )
                     .with_label(format!("{}", c.ty))
-                    .with_help("to compare whole arrays write `then A == B` (or `~=` for floats)"));
+                    .with_help(
+                        "to compare whole arrays write `then A == B` (or `~=` for floats)",
+                    ));
                 }
                 ir::Assert::Holds(c)
             }
@@ -267,7 +306,10 @@ impl<'s> Checker<'s> {
         if ca.ty != cb.ty {
             return Err(Diag::check(
                 "assert",
-                format!("the two sides of `{how}` have different types: {} and {}", ca.ty, cb.ty),
+                format!(
+                    "the two sides of `{how}` have different types: {} and {}",
+                    ca.ty, cb.ty
+                ),
                 ca.span.start..cb.span.end,
             )
             .with_label("types differ")
@@ -278,7 +320,13 @@ impl<'s> Checker<'s> {
     }
 
     fn static_f64(&self, e: &Expr) -> Result<f64, Diag> {
-        let bad = || Diag::check("assert", "the tolerance after `within` must be a number", e.span.clone());
+        let bad = || {
+            Diag::check(
+                "assert",
+                "the tolerance after `within` must be a number",
+                e.span.clone(),
+            )
+        };
         match &e.kind {
             ExprKind::Number(n) => n.text.parse().map_err(|_| bad()),
             _ => Err(bad()),
@@ -294,14 +342,24 @@ impl<'s> Checker<'s> {
                 self.check_size(&ty, &t.span)?;
                 Ok(ty)
             }
-            TypeExprKind::Tuple(ts) => Ok(Type::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect::<Result<_, _>>()?)),
+            TypeExprKind::Tuple(ts) => Ok(Type::Tuple(
+                ts.iter()
+                    .map(|t| self.resolve_type(t))
+                    .collect::<Result<_, _>>()?,
+            )),
         }
     }
 
     pub fn dims_from_u64(&self, dims: &[u64], span: &Span) -> Result<Vec<usize>, Diag> {
         dims.iter()
             .map(|&d| {
-                usize::try_from(d).map_err(|_| Diag::check("size", format!("dimension size {d} is too large"), span.clone()))
+                usize::try_from(d).map_err(|_| {
+                    Diag::check(
+                        "size",
+                        format!("dimension size {d} is too large"),
+                        span.clone(),
+                    )
+                })
             })
             .collect()
     }
@@ -324,8 +382,12 @@ impl<'s> Checker<'s> {
             )
             .with_label("too large")
             .with_help("raise the limit with --max-bytes if the machine has the memory")),
-            None => Err(Diag::check("size", format!("{ty} has more elements than can be counted"), span.clone())
-                .with_label("too large")),
+            None => Err(Diag::check(
+                "size",
+                format!("{ty} has more elements than can be counted"),
+                span.clone(),
+            )
+            .with_label("too large")),
         }
     }
 
@@ -334,7 +396,11 @@ impl<'s> Checker<'s> {
     pub fn check_as(&mut self, e: &Expr, want: &Type) -> Result<ir::Expr, Diag> {
         match (want, &e.kind) {
             (Type::Tuple(ts), ExprKind::Tuple(items)) if ts.len() == items.len() => {
-                let items = items.iter().zip(ts).map(|(i, t)| self.check_as(i, t)).collect::<Result<Vec<_>, _>>()?;
+                let items = items
+                    .iter()
+                    .zip(ts)
+                    .map(|(i, t)| self.check_as(i, t))
+                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(ir::Expr {
                     ty: Type::Tuple(items.iter().map(|i| i.ty.clone()).collect()),
                     kind: ir::ExprKind::Tuple(items),
@@ -355,26 +421,43 @@ impl<'s> Checker<'s> {
     fn check_expr_inner(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
         let span = e.span.clone();
         match &e.kind {
-            ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Brace(_) => self.literal(e, hint, None),
-            ExprKind::Unary { op: UnOp::Neg, operand } if matches!(operand.kind, ExprKind::Number(_)) => {
+            ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Brace(_) => {
                 self.literal(e, hint, None)
             }
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } if matches!(operand.kind, ExprKind::Number(_)) => self.literal(e, hint, None),
             ExprKind::Typed { ty, value } => self.typed_literal(ty, value, span),
             // The docs name variables `pred`; a bare element-type name is a variable when bound.
-            ExprKind::Type(TypeExpr { kind: TypeExprKind::Array { elem, dims: None }, .. })
-                if self.is_bound(self.src.get(span.clone()).unwrap_or("")) || self.is_bound(elem.name()) =>
+            ExprKind::Type(TypeExpr {
+                kind: TypeExprKind::Array { elem, dims: None },
+                ..
+            }) if self.is_bound(self.src.get(span.clone()).unwrap_or(""))
+                || self.is_bound(elem.name()) =>
             {
                 let written = self.src.get(span.clone()).unwrap_or("");
-                let name = if self.is_bound(written) { written } else { elem.name() };
+                let name = if self.is_bound(written) {
+                    written
+                } else {
+                    elem.name()
+                };
                 self.var(&name.to_string(), span)
             }
-            ExprKind::Type(t) => Err(Diag::check("type", "a type is not a value here", t.span.clone())
-                .with_label("a type")
-                .with_help("to write a value of this type, follow it with the value: f32[2] {1, 2}")),
+            ExprKind::Type(t) => Err(Diag::check(
+                "type",
+                "a type is not a value here",
+                t.span.clone(),
+            )
+            .with_label("a type")
+            .with_help("to write a value of this type, follow it with the value: f32[2] {1, 2}")),
             ExprKind::Str(_) => Err(Diag::check("type", "a string is not a value here", span)),
             ExprKind::Var(name) => self.var(name, span),
             ExprKind::Tuple(items) => {
-                let items = items.iter().map(|i| self.check_expr(i, None)).collect::<Result<Vec<_>, _>>()?;
+                let items = items
+                    .iter()
+                    .map(|i| self.check_expr(i, None))
+                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(ir::Expr {
                     ty: Type::Tuple(items.iter().map(|i| i.ty.clone()).collect()),
                     kind: ir::ExprKind::Tuple(items),
@@ -383,27 +466,46 @@ impl<'s> Checker<'s> {
             }
             ExprKind::Unary { op, operand } => {
                 let op_def = lookup_builtin(op.op_name())?;
-                let args = vec![ArgRef { name: None, expr: operand.as_ref() }];
+                let args = vec![ArgRef {
+                    name: None,
+                    expr: operand.as_ref(),
+                }];
                 self.call_op(op_def, span.clone(), span, args)
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let op_def = lookup_builtin(op.op_name())?;
                 let args = vec![
-                    ArgRef { name: None, expr: lhs.as_ref() },
-                    ArgRef { name: None, expr: rhs.as_ref() },
+                    ArgRef {
+                        name: None,
+                        expr: lhs.as_ref(),
+                    },
+                    ArgRef {
+                        name: None,
+                        expr: rhs.as_ref(),
+                    },
                 ];
                 self.call_op(op_def, span.clone(), span, args)
             }
             ExprKind::Call { callee, args } => {
-                let argrefs: Vec<ArgRef> = args.iter().map(|a| ArgRef { name: a.name.as_ref(), expr: &a.value }).collect();
+                let argrefs: Vec<ArgRef> = args
+                    .iter()
+                    .map(|a| ArgRef {
+                        name: a.name.as_ref(),
+                        expr: &a.value,
+                    })
+                    .collect();
                 if let Some(comp) = self.env.comps.get(&callee.name).cloned() {
                     return self.call_comp(&comp, &argrefs, span);
                 }
                 match registry::lookup(&callee.name) {
                     Some(op) => self.call_op(op, span, callee.span.clone(), argrefs),
                     None => {
-                        let mut d = Diag::check("name", format!("unknown operation `{}`", callee.name), callee.span.clone())
-                            .with_label("no op or comp of this name");
+                        let mut d = Diag::check(
+                            "name",
+                            format!("unknown operation `{}`", callee.name),
+                            callee.span.clone(),
+                        )
+                        .with_label("no op or comp of this name");
                         let near = registry::similar(&callee.name);
                         if !near.is_empty() {
                             d = d.with_help(format!("did you mean {}?", near.join(", ")));
@@ -437,7 +539,12 @@ impl<'s> Checker<'s> {
     }
 
     /// `mycomp(a, b)`: arguments must have the parameters' types.
-    pub fn call_comp(&mut self, comp: &Arc<Comp>, args: &[ArgRef], span: Span) -> Result<ir::Expr, Diag> {
+    pub fn call_comp(
+        &mut self,
+        comp: &Arc<Comp>,
+        args: &[ArgRef],
+        span: Span,
+    ) -> Result<ir::Expr, Diag> {
         if args.len() != comp.params.len() || args.iter().any(|a| a.name.is_some()) {
             return Err(Diag::check(
                 "call",
@@ -460,7 +567,10 @@ impl<'s> Checker<'s> {
             if &c.ty != pty {
                 return Err(Diag::check(
                     "call",
-                    format!("argument `{pname}` of `{}` must be {pty}, found {}", comp.name, c.ty),
+                    format!(
+                        "argument `{pname}` of `{}` must be {pty}, found {}",
+                        comp.name, c.ty
+                    ),
                     c.span.clone(),
                 )
                 .with_label(format!("{}", c.ty))
@@ -470,33 +580,58 @@ impl<'s> Checker<'s> {
         }
         Ok(ir::Expr {
             ty: comp.ret.clone(),
-            kind: ir::ExprKind::CallComp { comp: comp.clone(), args: checked },
+            kind: ir::ExprKind::CallComp {
+                comp: comp.clone(),
+                args: checked,
+            },
             span,
         })
     }
 
     fn is_bound(&self, name: &str) -> bool {
-        self.local.as_ref().is_some_and(|l| l.names.contains_key(name)) || self.env.globals.contains_key(name)
+        self.local
+            .as_ref()
+            .is_some_and(|l| l.names.contains_key(name))
+            || self.env.globals.contains_key(name)
     }
 
     fn var(&mut self, name: &str, span: Span) -> Result<ir::Expr, Diag> {
         if let Some(local) = &self.local {
             if let Some((slot, ty)) = local.names.get(name) {
-                return Ok(ir::Expr { kind: ir::ExprKind::Local(*slot), ty: ty.clone(), span });
+                return Ok(ir::Expr {
+                    kind: ir::ExprKind::Local(*slot),
+                    ty: ty.clone(),
+                    span,
+                });
             }
         }
         if let Some(ty) = self.env.globals.get(name) {
-            return Ok(ir::Expr { kind: ir::ExprKind::Global(name.to_string()), ty: ty.clone(), span });
+            return Ok(ir::Expr {
+                kind: ir::ExprKind::Global(name.to_string()),
+                ty: ty.clone(),
+                span,
+            });
         }
         if self.poisoned.contains(name) {
-            return Err(Diag::check("name", format!("`{name}` has no value because its definition failed"), span)
-                .with_label("see the earlier error"));
+            return Err(Diag::check(
+                "name",
+                format!("`{name}` has no value because its definition failed"),
+                span,
+            )
+            .with_label("see the earlier error"));
         }
         if self.env.comps.contains_key(name) {
-            return Err(Diag::check("name", format!("`{name}` is a computation, not a value"), span)
-                .with_help(format!("call it as {name}(...) or pass it to an op that takes a computation")));
+            return Err(Diag::check(
+                "name",
+                format!("`{name}` is a computation, not a value"),
+                span,
+            )
+            .with_help(format!(
+                "call it as {name}(...) or pass it to an op that takes a computation"
+            )));
         }
-        let mut d = Diag::check("name", format!("unknown name `{name}`"), span).with_label("not bound by any let");
+        let mut d = Diag::check("name", format!("unknown name `{name}`"), span)
+            .with_label("not bound by any let");
         let mut near: Vec<(usize, &String)> = self
             .env
             .globals
@@ -529,29 +664,43 @@ impl<'s> Checker<'s> {
                     // `(f32[2],) ({1, 2})`: the parser reads a lone parenthesised value as itself.
                     _ if types.len() == 1 => vec![value],
                     _ => {
-                        return Err(Diag::check("literal", "a tuple type must be followed by a tuple of values: (T1, T2) (v1, v2)", value.span.clone())
-                            .with_label("not a tuple"));
+                        return Err(Diag::check(
+                            "literal",
+                            "a tuple type must be followed by a tuple of values: (T1, T2) (v1, v2)",
+                            value.span.clone(),
+                        )
+                        .with_label("not a tuple"));
                     }
                 };
                 if items.len() != types.len() {
                     return Err(Diag::check(
                         "literal",
-                        format!("the tuple type has {} elements but {} values follow", types.len(), items.len()),
+                        format!(
+                            "the tuple type has {} elements but {} values follow",
+                            types.len(),
+                            items.len()
+                        ),
                         value.span.clone(),
                     )
                     .with_secondary(ty.span.clone(), "this type"));
                 }
                 let mut checked = vec![];
                 for (t, v) in types.iter().zip(items) {
-                    let c = if crate::check::literal::is_weak(v) || matches!(v.kind, ExprKind::Tuple(_)) {
+                    let c = if crate::check::literal::is_weak(v)
+                        || matches!(v.kind, ExprKind::Tuple(_))
+                    {
                         self.typed_literal(t, v, v.span.clone())?
                     } else {
                         self.check_expr(v, None)?
                     };
                     let want = self.resolve_type(t)?;
                     if c.ty != want {
-                        return Err(Diag::check("literal", format!("tuple element is {} but the type says {want}", c.ty), v.span.clone())
-                            .with_secondary(t.span.clone(), format!("{want}")));
+                        return Err(Diag::check(
+                            "literal",
+                            format!("tuple element is {} but the type says {want}", c.ty),
+                            v.span.clone(),
+                        )
+                        .with_secondary(t.span.clone(), format!("{want}")));
                     }
                     checked.push(c);
                 }
@@ -597,7 +746,10 @@ impl<'s> Checker<'s> {
             if !flat.dims.is_empty() {
                 return Err(Diag::check(
                     "literal",
-                    format!("a bare element type prefixes a scalar; this literal has shape [{}]", fmt_dims(&flat.dims)),
+                    format!(
+                        "a bare element type prefixes a scalar; this literal has shape [{}]",
+                        fmt_dims(&flat.dims)
+                    ),
                     span.clone(),
                 )
                 .with_help("give the shape in the type, e.g. f32[2x3] {{...}, {...}}"));
@@ -623,7 +775,10 @@ impl<'s> Checker<'s> {
 fn self_extent_overflow(ty: &Type) -> Option<&ArrayType> {
     match ty {
         Type::Array(a) => {
-            let extent = a.dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d.max(1)));
+            let extent = a
+                .dims
+                .iter()
+                .try_fold(1usize, |acc, &d| acc.checked_mul(d.max(1)));
             match extent {
                 Some(e) if e <= isize::MAX as usize => None,
                 _ => Some(a),
@@ -646,5 +801,11 @@ fn elem_of(t: &Type) -> Option<ElemType> {
 }
 
 fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
-    registry::lookup(name).ok_or_else(|| Diag::check("name", format!("internal: no op `{name}` in the registry"), 0..0))
+    registry::lookup(name).ok_or_else(|| {
+        Diag::check(
+            "name",
+            format!("internal: no op `{name}` in the registry"),
+            0..0,
+        )
+    })
 }

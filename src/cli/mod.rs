@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "xlet", version, about = "An interpreter and REPL for XLA's operation semantics")]
+#[command(
+    name = "xlet",
+    version,
+    about = "An interpreter and REPL for XLA's operation semantics"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -81,9 +81,14 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut session = Session::new(Limits { max_value_bytes: opts.max_bytes });
+    let mut session = Session::new(Limits {
+        max_value_bytes: opts.max_bytes,
+    });
     let mut out = Printer {
-        opts: PrintOptions { full: opts.full, ..Default::default() },
+        opts: PrintOptions {
+            full: opts.full,
+            ..Default::default()
+        },
         profile: profile.then(Vec::new),
     };
     let result = session.run(&src, &mut out);
@@ -101,7 +106,9 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let session = Session::new(Limits { max_value_bytes: opts.max_bytes });
+    let session = Session::new(Limits {
+        max_value_bytes: opts.max_bytes,
+    });
     match session.check(&src) {
         Ok(_) => 0,
         Err(f) => report(&f, &name, &src, opts),
@@ -114,10 +121,27 @@ fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
     err!("{:>12}  {:>6}  statement", "time", "share");
     for (span, d) in times {
         let (line, _) = line_col(src, span.start);
-        let text: String = src.get(span.clone()).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
-        let text = if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text };
-        let share = if total.as_nanos() > 0 { d.as_secs_f64() / total.as_secs_f64() * 100.0 } else { 0.0 };
-        err!("{:>12}  {:>5.1}%  {name}:{line}: {text}", format!("{:.3?}", d), share);
+        let text: String = src
+            .get(span.clone())
+            .unwrap_or("")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = if text.chars().count() > 60 {
+            format!("{}…", text.chars().take(59).collect::<String>())
+        } else {
+            text
+        };
+        let share = if total.as_nanos() > 0 {
+            d.as_secs_f64() / total.as_secs_f64() * 100.0
+        } else {
+            0.0
+        };
+        err!(
+            "{:>12}  {:>5.1}%  {name}:{line}: {text}",
+            format!("{:.3?}", d),
+            share
+        );
     }
     err!("{:>12}  {:>5.1}%  total", format!("{:.3?}", total), 100.0);
 }

@@ -22,7 +22,10 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
     let ev = |e: &ir::Expr| eval_top(e, env).map_err(Failure::Error);
     let fail = |msg: String| Diag::runtime("assert", msg, stmt.span.clone());
     match a {
-        Assert::Equal { actual, expected } | Assert::Close { actual, expected, .. } => {
+        Assert::Equal { actual, expected }
+        | Assert::Close {
+            actual, expected, ..
+        } => {
             let tol = match a {
                 Assert::Close { tol, .. } => Tolerance::Close(*tol),
                 _ => Tolerance::Exact,
@@ -50,7 +53,9 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
             if ok {
                 Ok(())
             } else {
-                Err(Failure::Failed(fail("assertion failed: the condition is false".into()).with_label("false")))
+                Err(Failure::Failed(
+                    fail("assertion failed: the condition is false".into()).with_label("false"),
+                ))
             }
         }
     }
@@ -61,7 +66,11 @@ fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Optio
     match (x, y) {
         (Value::Array(a), Value::Array(b)) => {
             if a.array_type() != b.array_type() {
-                return Some(format!("types differ: {} and {}", a.array_type(), b.array_type()));
+                return Some(format!(
+                    "types differ: {} and {}",
+                    a.array_type(),
+                    b.array_type()
+                ));
             }
             let at = with_array!(a, p => first_difference(p, b, tol))?;
             let dims = a.dims();

@@ -11,7 +11,9 @@
 
 use crate::ir::{self, ExprKind, KernelError};
 use crate::kernels::GRAIN;
-use crate::kernels::fused::{CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, Slice, empty_chunk, leaf};
+use crate::kernels::fused::{
+    CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, Slice, empty_chunk, leaf,
+};
 use crate::value::{Array, Value};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
@@ -58,7 +60,10 @@ pub fn plan<'e>(k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> Option<Plan<'
 fn add<'e>(p: &mut Plan<'e>, k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> usize {
     let mut inputs = Vec::with_capacity(args.len());
     for (a, map) in args.iter().zip(&k.maps) {
-        if let ExprKind::Op { kernel, args: sub, .. } = &a.kind {
+        if let ExprKind::Op {
+            kernel, args: sub, ..
+        } = &a.kind
+        {
             if let Some(sk) = kernel.as_elementwise() {
                 if sk.out_dims == k.out_dims && is_identity(map, k.out_dims.len()) {
                     inputs.push(Input::Step(add(p, sk, sub)));
@@ -120,7 +125,10 @@ fn run_typed<O: ChunkElem>(
                     .collect::<Result<Vec<Slice>, _>>()?;
                 st.k.f.run_chunk(&ins, out)?;
             }
-            let result = step_bufs.last().and_then(|c| O::chunk(c)).ok_or_else(internal)?;
+            let result = step_bufs
+                .last()
+                .and_then(|c| O::chunk(c))
+                .ok_or_else(internal)?;
             if result.len() != sub.len() {
                 return Err(internal());
             }
@@ -162,9 +170,12 @@ mod tests {
     /// Evaluates the last expression of `src` with fusion on and off.
     fn both(src: &str, expr: &str) -> (Value, Value) {
         let mut s = Session::new(Limits::default());
-        s.run(src, &mut Quiet).unwrap_or_else(|f| panic!("{:?}", f.diags));
+        s.run(src, &mut Quiet)
+            .unwrap_or_else(|f| panic!("{:?}", f.diags));
         let (prog, _) = s.check(expr).unwrap_or_else(|f| panic!("{:?}", f.diags));
-        let ir::StmtKind::Print(e) = &prog.stmts[0].kind else { panic!("not an expression") };
+        let ir::StmtKind::Print(e) = &prog.stmts[0].kind else {
+            panic!("not an expression")
+        };
         let fused = eval_top(e, &s.env).unwrap();
         ENABLED.store(false, Ordering::Relaxed);
         let plain = eval_top(e, &s.env);
@@ -173,7 +184,12 @@ mod tests {
     }
 
     fn bits(v: &Value) -> Vec<u32> {
-        v.as_array().unwrap().to_vec::<f32>().iter().map(|x| x.to_bits()).collect()
+        v.as_array()
+            .unwrap()
+            .to_vec::<f32>()
+            .iter()
+            .map(|x| x.to_bits())
+            .collect()
     }
 
     #[test]
@@ -181,10 +197,16 @@ mod tests {
         // 300x257 is over the parallel grain; v broadcasts into the fused tree as a leaf.
         let src = "let x = Reshape(ConvertElementType(Iota(s32[77100], 0), f32), {300, 257}) * 0.001\n\
                    let v = Reshape(ConvertElementType(Iota(s32[257], 0), f32), {257}) - 100\n";
-        let (f, p) = both(src, "Tanh(x * x - Add(x, v, broadcast_dimensions={1}) / 3) + Neg(x)");
+        let (f, p) = both(
+            src,
+            "Tanh(x * x - Add(x, v, broadcast_dimensions={1}) / 3) + Neg(x)",
+        );
         assert_eq!(f.ty(), p.ty());
         assert_eq!(bits(&f), bits(&p));
         let (f, p) = both(src, "Lt(x * 2, x + 1)");
-        assert_eq!(f.as_array().unwrap().to_vec::<u8>(), p.as_array().unwrap().to_vec::<u8>());
+        assert_eq!(
+            f.as_array().unwrap().to_vec::<u8>(),
+            p.as_array().unwrap().to_vec::<u8>()
+        );
     }
 }

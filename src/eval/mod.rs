@@ -106,31 +106,56 @@ impl Frame<'_> {
         match &e.kind {
             ExprKind::Const(v) => Ok(v.clone()),
             ExprKind::Global(name) => self.globals.get(name).cloned().ok_or_else(|| {
-                Diag::runtime("name", format!("`{name}` has no value (its statement did not run)"), e.span.clone())
+                Diag::runtime(
+                    "name",
+                    format!("`{name}` has no value (its statement did not run)"),
+                    e.span.clone(),
+                )
             }),
-            ExprKind::Local(slot) => self
-                .locals
-                .get(*slot)
-                .and_then(|v| v.clone())
-                .ok_or_else(|| Diag::runtime("internal", "internal error: unset local", e.span.clone())),
-            ExprKind::Tuple(items) => Ok(Value::tuple(items.iter().map(|i| self.eval(i)).collect::<Result<_, _>>()?)),
+            ExprKind::Local(slot) => {
+                self.locals
+                    .get(*slot)
+                    .and_then(|v| v.clone())
+                    .ok_or_else(|| {
+                        Diag::runtime("internal", "internal error: unset local", e.span.clone())
+                    })
+            }
+            ExprKind::Tuple(items) => Ok(Value::tuple(
+                items
+                    .iter()
+                    .map(|i| self.eval(i))
+                    .collect::<Result<_, _>>()?,
+            )),
             ExprKind::Op { kernel, args, .. } => {
                 if let Some(plan) = kernel.as_elementwise().and_then(|k| fuse::plan(k, args)) {
-                    let vals = plan.leaves.iter().map(|(l, _)| self.eval(l)).collect::<Result<Vec<_>, _>>()?;
+                    let vals = plan
+                        .leaves
+                        .iter()
+                        .map(|(l, _)| self.eval(l))
+                        .collect::<Result<Vec<_>, _>>()?;
                     if INTERRUPTED.load(Ordering::Relaxed) {
                         return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
                     }
-                    return fuse::run(&plan, &vals).map(Value::Array).map_err(|k| k.at(e.span.clone()));
+                    return fuse::run(&plan, &vals)
+                        .map(Value::Array)
+                        .map_err(|k| k.at(e.span.clone()));
                 }
-                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
                 }
                 kernel.run(&vals, self).map_err(|k| k.at(e.span.clone()))
             }
             ExprKind::CallComp { comp, args } => {
-                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
-                self.call_comp(comp, &vals).map_err(|k| k.at(e.span.clone()))
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.call_comp(comp, &vals)
+                    .map_err(|k| k.at(e.span.clone()))
             }
         }
     }
@@ -155,13 +180,21 @@ impl EvalCx for Frame<'_> {
             }
         }
         for (slot, expr) in &comp.body {
-            let v = frame.eval(expr).map_err(|d| KernelError::new(d.code, format!("in computation `{}`: {}", comp.name, d.message)))?;
+            let v = frame.eval(expr).map_err(|d| {
+                KernelError::new(
+                    d.code,
+                    format!("in computation `{}`: {}", comp.name, d.message),
+                )
+            })?;
             if let Some(s) = frame.locals.get_mut(*slot) {
                 *s = Some(v);
             }
         }
-        frame
-            .eval(&comp.result)
-            .map_err(|d| KernelError::new(d.code, format!("in computation `{}`: {}", comp.name, d.message)))
+        frame.eval(&comp.result).map_err(|d| {
+            KernelError::new(
+                d.code,
+                format!("in computation `{}`: {}", comp.name, d.message),
+            )
+        })
     }
 }

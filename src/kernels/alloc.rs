@@ -69,7 +69,10 @@ fn cache() -> std::sync::MutexGuard<'static, Cache> {
 
 impl Cache {
     fn take(&mut self, size: usize, align: usize) -> Option<*mut u8> {
-        let slot = self.blocks.iter_mut().find(|b| b.0 != 0 && b.1 == size && b.2 == align)?;
+        let slot = self
+            .blocks
+            .iter_mut()
+            .find(|b| b.0 != 0 && b.1 == size && b.2 == align)?;
         let addr = slot.0;
         *slot = (0, 0, 0);
         self.bytes -= size;
@@ -143,6 +146,8 @@ mod tests {
         let mut grown: Vec<u64> = Vec::with_capacity(1 << 20);
         grown.resize(1 << 20, 5);
         grown.resize(3 << 20, 6);
-        assert!(grown[..1 << 20].iter().all(|&x| x == 5) && grown[1 << 20..].iter().all(|&x| x == 6));
+        assert!(
+            grown[..1 << 20].iter().all(|&x| x == 5) && grown[1 << 20..].iter().all(|&x| x == 6)
+        );
     }
 }

@@ -89,7 +89,9 @@ impl Chunk {
         macro_rules! arms {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => Slice::$v(x),)* } };
         }
-        arms!(Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64)
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
     }
 }
 
@@ -99,13 +101,21 @@ pub fn empty_chunk(elem: ElemType) -> Chunk {
 }
 
 fn mismatch() -> KernelError {
-    KernelError::new("internal", "internal error: elementwise operand of unexpected type")
+    KernelError::new(
+        "internal",
+        "internal error: elementwise operand of unexpected type",
+    )
 }
 
 /// An elementwise function of one element type (fixed when the op was checked).
 pub trait ElementwiseFn: Send + Sync {
     /// Whole arrays: operand `i` sits in the output as `maps[i]` says (BroadcastInDim).
-    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError>;
+    fn run(
+        &self,
+        args: &[&Array],
+        maps: &[Vec<usize>],
+        out_dims: &[usize],
+    ) -> Result<Array, KernelError>;
     /// One chunk: every input holds the same `len` output positions.
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError>;
 }
@@ -147,7 +157,12 @@ fn nd<T: Elem>(a: &Array) -> Result<&Nd<T>, KernelError> {
 }
 
 impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> ElementwiseFn for Un<T, O, F> {
-    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+    fn run(
+        &self,
+        args: &[&Array],
+        maps: &[Vec<usize>],
+        out_dims: &[usize],
+    ) -> Result<Array, KernelError> {
         let (Some(a), Some(m)) = (args.first(), maps.first()) else {
             return Err(mismatch());
         };
@@ -166,8 +181,15 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
     }
 }
 
-impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> ElementwiseFn for Bin<T, O, F> {
-    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> ElementwiseFn
+    for Bin<T, O, F>
+{
+    fn run(
+        &self,
+        args: &[&Array],
+        maps: &[Vec<usize>],
+        out_dims: &[usize],
+    ) -> Result<Array, KernelError> {
         let ([a, b], [ma, mb]) = (args, maps) else {
             return Err(mismatch());
         };
@@ -179,7 +201,10 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         let [a, b] = ins else {
             return Err(mismatch());
         };
-        let (a, b) = (T::slice(a).ok_or_else(mismatch)?, T::slice(b).ok_or_else(mismatch)?);
+        let (a, b) = (
+            T::slice(a).ok_or_else(mismatch)?,
+            T::slice(b).ok_or_else(mismatch)?,
+        );
         let o = O::chunk_mut(out).ok_or_else(mismatch)?;
         if a.len() != b.len() {
             return Err(mismatch());
@@ -197,15 +222,28 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
 pub trait LeafFill: Send + Sync {
     /// Output elements `start..start + len` of this operand: read in place when the
     /// operand is contiguous in output order, else gathered into `scratch`.
-    fn get<'s>(&'s self, start: usize, len: usize, scratch: &'s mut Chunk) -> Result<Slice<'s>, KernelError>;
+    fn get<'s>(
+        &'s self,
+        start: usize,
+        len: usize,
+        scratch: &'s mut Chunk,
+    ) -> Result<Slice<'s>, KernelError>;
 }
 
 struct TypedLeaf<'a, T>(Gather<'a, T>);
 
 impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
-    fn get<'s>(&'s self, start: usize, len: usize, scratch: &'s mut Chunk) -> Result<Slice<'s>, KernelError> {
+    fn get<'s>(
+        &'s self,
+        start: usize,
+        len: usize,
+        scratch: &'s mut Chunk,
+    ) -> Result<Slice<'s>, KernelError> {
         if let Some(all) = self.0.contiguous() {
-            return all.get(start..start + len).map(T::wrap_slice).ok_or_else(mismatch);
+            return all
+                .get(start..start + len)
+                .map(T::wrap_slice)
+                .ok_or_else(mismatch);
         }
         let v = T::chunk_mut(scratch).ok_or_else(mismatch)?;
         v.clear();
@@ -219,7 +257,11 @@ impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
 }
 
 /// A leaf over `a`, placed into `out_dims` by `map`.
-pub fn leaf<'a>(a: &'a Array, map: &[usize], out_dims: &[usize]) -> Result<Box<dyn LeafFill + 'a>, KernelError> {
+pub fn leaf<'a>(
+    a: &'a Array,
+    map: &[usize],
+    out_dims: &[usize],
+) -> Result<Box<dyn LeafFill + 'a>, KernelError> {
     crate::with_array!(a, x => Ok(Box::new(TypedLeaf(Gather::new(out_dims, placed(x, map, out_dims)?)))))
 }
 
@@ -234,12 +276,18 @@ pub struct ElementwiseKernel {
 }
 
 impl crate::ir::Kernel for ElementwiseKernel {
-    fn run(&self, args: &[crate::value::Value], _cx: &dyn crate::ir::EvalCx) -> Result<crate::value::Value, KernelError> {
+    fn run(
+        &self,
+        args: &[crate::value::Value],
+        _cx: &dyn crate::ir::EvalCx,
+    ) -> Result<crate::value::Value, KernelError> {
         let arrays: Vec<&Array> = args.iter().filter_map(|v| v.as_array()).collect();
         if arrays.len() != args.len() {
             return Err(mismatch());
         }
-        self.f.run(&arrays, &self.maps, &self.out_dims).map(crate::value::Value::Array)
+        self.f
+            .run(&arrays, &self.maps, &self.out_dims)
+            .map(crate::value::Value::Array)
     }
     fn as_elementwise(&self) -> Option<&ElementwiseKernel> {
         Some(self)
@@ -248,16 +296,29 @@ impl crate::ir::Kernel for ElementwiseKernel {
 
 /// Operand `a` read over `out_dims`, placed by `map`; checks the placement first
 /// (the view reads memory by it).
-fn placed<'a, T>(a: &'a Nd<T>, map: &[usize], out_dims: &[usize]) -> Result<Src<'a, T>, KernelError> {
+fn placed<'a, T>(
+    a: &'a Nd<T>,
+    map: &[usize],
+    out_dims: &[usize],
+) -> Result<Src<'a, T>, KernelError> {
     let fits = a.ndim() == map.len()
-        && a.shape().iter().zip(map).all(|(&s, &d)| out_dims.get(d).is_some_and(|&o| s == 1 || s == o));
-    if fits { Ok(Src::broadcast_in_dim(a, out_dims.len(), map)) } else { Err(mismatch()) }
+        && a.shape()
+            .iter()
+            .zip(map)
+            .all(|(&s, &d)| out_dims.get(d).is_some_and(|&o| s == 1 || s == o));
+    if fits {
+        Ok(Src::broadcast_in_dim(a, out_dims.len(), map))
+    } else {
+        Err(mismatch())
+    }
 }
 
 struct Tern<A, B, C, O, F>(F, PhantomData<fn(A, B, C) -> O>);
 
 /// The elementwise function `f` of three operands (types fixed at check time).
-pub fn ternary<A: ChunkElem, B: ChunkElem, C: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
+pub fn ternary<A: ChunkElem, B: ChunkElem, C: ChunkElem, O: ChunkElem, F>(
+    f: F,
+) -> Arc<dyn ElementwiseFn>
 where
     F: Fn(A, B, C) -> O + Send + Sync + Copy + 'static,
 {
@@ -272,14 +333,23 @@ where
     O: ChunkElem,
     F: Fn(A, B, C) -> O + Send + Sync + Copy,
 {
-    fn run(&self, args: &[&Array], maps: &[Vec<usize>], out_dims: &[usize]) -> Result<Array, KernelError> {
+    fn run(
+        &self,
+        args: &[&Array],
+        maps: &[Vec<usize>],
+        out_dims: &[usize],
+    ) -> Result<Array, KernelError> {
         let ([a, b, c], [ma, mb, mc]) = (args, maps) else {
             return Err(mismatch());
         };
         let a = A::unwrap(a).ok_or_else(mismatch)?;
         let b = B::unwrap(b).ok_or_else(mismatch)?;
         let c = C::unwrap(c).ok_or_else(mismatch)?;
-        let (sa, sb, sc) = (placed(a, ma, out_dims)?, placed(b, mb, out_dims)?, placed(c, mc, out_dims)?);
+        let (sa, sb, sc) = (
+            placed(a, ma, out_dims)?,
+            placed(b, mb, out_dims)?,
+            placed(c, mc, out_dims)?,
+        );
         Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
     }
 

@@ -12,7 +12,11 @@ use num_traits::Float;
 /// a * b + c: fused where the target has FMA, else two operations.
 #[inline(always)]
 fn madd(a: f64, b: f64, c: f64) -> f64 {
-    if cfg!(target_feature = "fma") { a.mul_add(b, c) } else { a * b + c }
+    if cfg!(target_feature = "fma") {
+        a.mul_add(b, c)
+    } else {
+        a * b + c
+    }
 }
 
 /// exp(y) for y in [0, 20] (the only range `tanh_f32` asks for).
@@ -147,7 +151,11 @@ mod tests {
             let x = f32::from_bits(bits);
             if !x.is_nan() {
                 let want = (x as f64).tanh() as f32;
-                assert!(ulps(tanh_f32(x), want) <= 1, "tanh({x:e}) = {} want {want}", tanh_f32(x));
+                assert!(
+                    ulps(tanh_f32(x), want) <= 1,
+                    "tanh({x:e}) = {} want {want}",
+                    tanh_f32(x)
+                );
             }
             bits = b;
         }

@@ -170,7 +170,8 @@ pub(super) fn walk_runs<O, const N: usize>(
     let mut done = 0;
     while done < chunk.len() {
         let len = (inner - col).min(chunk.len() - done);
-        let offs: [isize; N] = std::array::from_fn(|o| cur.offs[o] + col as isize * inner_strides[o]);
+        let offs: [isize; N] =
+            std::array::from_fn(|o| cur.offs[o] + col as isize * inner_strides[o]);
         run(&mut chunk[done..done + len], offs, inner_strides);
         done += len;
         col += len;
@@ -205,24 +206,29 @@ impl<'a, T: Copy> Gather<'a, T> {
     /// Writes output elements `start..start + out.len()` of the view into `out`.
     pub fn fill(&self, start: usize, out: &mut [MaybeUninit<T>]) {
         let ptr = self.src.ptr;
-        walk_runs(&self.plan, start, out, &|run: &mut [MaybeUninit<T>], [o]: [isize; 1], [s]: [isize; 1]| unsafe {
-            let p = ptr.offset(o);
-            if s == 1 {
-                let xs = std::slice::from_raw_parts(p, run.len());
-                for (d, &x) in run.iter_mut().zip(xs) {
-                    d.write(x);
+        walk_runs(
+            &self.plan,
+            start,
+            out,
+            &|run: &mut [MaybeUninit<T>], [o]: [isize; 1], [s]: [isize; 1]| unsafe {
+                let p = ptr.offset(o);
+                if s == 1 {
+                    let xs = std::slice::from_raw_parts(p, run.len());
+                    for (d, &x) in run.iter_mut().zip(xs) {
+                        d.write(x);
+                    }
+                } else if s == 0 {
+                    let x = *p;
+                    for d in run.iter_mut() {
+                        d.write(x);
+                    }
+                } else {
+                    for (i, d) in run.iter_mut().enumerate() {
+                        d.write(*p.offset(i as isize * s));
+                    }
                 }
-            } else if s == 0 {
-                let x = *p;
-                for d in run.iter_mut() {
-                    d.write(x);
-                }
-            } else {
-                for (i, d) in run.iter_mut().enumerate() {
-                    d.write(*p.offset(i as isize * s));
-                }
-            }
-        });
+            },
+        );
     }
 }
 
@@ -237,7 +243,8 @@ fn drive<O: Send, const N: usize>(
     let mut out: Vec<O> = super::alloc::output_vec(n);
     if n > 0 {
         let plan = plan(out_dims, strides);
-        let fill = |start: usize, chunk: &mut [MaybeUninit<O>]| walk_runs(&plan, start, chunk, &run);
+        let fill =
+            |start: usize, chunk: &mut [MaybeUninit<O>]| walk_runs(&plan, start, chunk, &run);
         let buf = &mut out.spare_capacity_mut()[..n];
         if n < GRAIN {
             fill(0, buf);
@@ -283,39 +290,43 @@ pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send>(
     b: &Src<B>,
     f: impl Fn(A, B) -> O + Sync,
 ) -> ArrayD<O> {
-    drive(out_dims, [&a.strides, &b.strides], |out, [oa, ob], [sa, sb]| unsafe {
-        let (pa, pb) = (a.ptr.offset(oa), b.ptr.offset(ob));
-        let len = out.len();
-        match (sa, sb) {
-            (1, 1) => {
-                let xs = std::slice::from_raw_parts(pa, len);
-                let ys = std::slice::from_raw_parts(pb, len);
-                for ((o, &x), &y) in out.iter_mut().zip(xs).zip(ys) {
-                    o.write(f(x, y));
+    drive(
+        out_dims,
+        [&a.strides, &b.strides],
+        |out, [oa, ob], [sa, sb]| unsafe {
+            let (pa, pb) = (a.ptr.offset(oa), b.ptr.offset(ob));
+            let len = out.len();
+            match (sa, sb) {
+                (1, 1) => {
+                    let xs = std::slice::from_raw_parts(pa, len);
+                    let ys = std::slice::from_raw_parts(pb, len);
+                    for ((o, &x), &y) in out.iter_mut().zip(xs).zip(ys) {
+                        o.write(f(x, y));
+                    }
+                }
+                (1, 0) => {
+                    let xs = std::slice::from_raw_parts(pa, len);
+                    let y = *pb;
+                    for (o, &x) in out.iter_mut().zip(xs) {
+                        o.write(f(x, y));
+                    }
+                }
+                (0, 1) => {
+                    let x = *pa;
+                    let ys = std::slice::from_raw_parts(pb, len);
+                    for (o, &y) in out.iter_mut().zip(ys) {
+                        o.write(f(x, y));
+                    }
+                }
+                _ => {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        let i = i as isize;
+                        o.write(f(*pa.offset(i * sa), *pb.offset(i * sb)));
+                    }
                 }
             }
-            (1, 0) => {
-                let xs = std::slice::from_raw_parts(pa, len);
-                let y = *pb;
-                for (o, &x) in out.iter_mut().zip(xs) {
-                    o.write(f(x, y));
-                }
-            }
-            (0, 1) => {
-                let x = *pa;
-                let ys = std::slice::from_raw_parts(pb, len);
-                for (o, &y) in out.iter_mut().zip(ys) {
-                    o.write(f(x, y));
-                }
-            }
-            _ => {
-                for (i, o) in out.iter_mut().enumerate() {
-                    let i = i as isize;
-                    o.write(f(*pa.offset(i * sa), *pb.offset(i * sb)));
-                }
-            }
-        }
-    })
+        },
+    )
 }
 
 /// `out[i] = f(a[i], b[i], c[i])` over the output dims.
@@ -342,7 +353,11 @@ pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
             } else {
                 for (i, o) in out.iter_mut().enumerate() {
                     let i = i as isize;
-                    o.write(f(*pa.offset(i * sa), *pb.offset(i * sb), *pc.offset(i * sc)));
+                    o.write(f(
+                        *pa.offset(i * sa),
+                        *pb.offset(i * sb),
+                        *pc.offset(i * sc),
+                    ));
                 }
             }
         },

@@ -8,10 +8,10 @@ use crate::check::broadcast::{BinaryShape, BroadcastDims, Side, binary_shape};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
-use crate::types::{ElemType, Type};
-use crate::kernels::math::{fmax, fmin};
-use num_traits::Float;
 use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
+use crate::kernels::math::{fmax, fmin};
+use crate::types::{ElemType, Type};
+use num_traits::Float;
 use std::sync::Arc;
 
 type BinFn = Arc<dyn ElementwiseFn>;
@@ -40,20 +40,39 @@ pub fn binary_operands(cx: &mut CallCtx) -> Result<(ElemType, BinaryShape), Diag
     let (ltext, rtext) = (cx.text(&l.span), cx.text(&r.span));
     let shape = binary_shape(
         cx.name(),
-        &Side { ty: &lt, span: l.span.clone(), text: ltext },
-        &Side { ty: &rt, span: r.span.clone(), text: rtext },
-        bdims.as_ref().map(|b| BroadcastDims { dims: &b.value, span: b.span.clone() }),
+        &Side {
+            ty: &lt,
+            span: l.span.clone(),
+            text: ltext,
+        },
+        &Side {
+            ty: &rt,
+            span: r.span.clone(),
+            text: rtext,
+        },
+        bdims.as_ref().map(|b| BroadcastDims {
+            dims: &b.value,
+            span: b.span.clone(),
+        }),
         &cx.span,
     )?;
     Ok((lt.elem, shape))
 }
 
 /// The whole rule of an arithmetic/logic op: operands, then C3 (element type allowed).
-fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<BinFn>, classes: &[&str]) -> Result<Checked, Diag> {
+fn rule(
+    cx: &mut CallCtx,
+    pick: fn(ElemType) -> Option<BinFn>,
+    classes: &[&str],
+) -> Result<Checked, Diag> {
     let (elem, shape) = binary_operands(cx)?;
     let Some(f) = pick(elem) else {
         return Err(cx
-            .err("C3", format!("{} is not defined on {elem}", cx.name()), cx.span.clone())
+            .err(
+                "C3",
+                format!("{} is not defined on {elem}", cx.name()),
+                cx.span.clone(),
+            )
             .with_label(format!("operands are {elem}"))
             .with_note(format!("{} takes {}", cx.name(), describe_classes(classes))));
     };
@@ -133,7 +152,9 @@ fn min(e: ElemType) -> Option<BinFn> {
 }
 fn pow(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [sint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, signed)))
-        .or_else(|| for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, unsigned))))
+        .or_else(
+            || for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, unsigned))),
+        )
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| Float::powf(x, y))))
 }
 fn atan2(e: ElemType) -> Option<BinFn> {

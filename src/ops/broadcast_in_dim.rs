@@ -28,17 +28,35 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 /// Writes a static list as the user would: `{0, 2}`.
 pub fn fmt_list(v: &[i64]) -> String {
-    format!("{{{}}}", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+    format!(
+        "{{{}}}",
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Reads a list of sizes, each >= 0 (constraint `c`).
-pub fn sizes(cx: &CallCtx, c: &str, what: &str, list: &crate::check::call::Attr<Vec<i64>>) -> Result<Vec<usize>, Diag> {
+pub fn sizes(
+    cx: &CallCtx,
+    c: &str,
+    what: &str,
+    list: &crate::check::call::Attr<Vec<i64>>,
+) -> Result<Vec<usize>, Diag> {
     list.value
         .iter()
         .map(|&s| {
             usize::try_from(s).map_err(|_| {
-                cx.err(c, format!("{what} {} holds the negative size {s}", fmt_list(&list.value)), list.span.clone())
-                    .with_label("sizes must be >= 0")
+                cx.err(
+                    c,
+                    format!(
+                        "{what} {} holds the negative size {s}",
+                        fmt_list(&list.value)
+                    ),
+                    list.span.clone(),
+                )
+                .with_label("sizes must be >= 0")
             })
         })
         .collect()
@@ -62,7 +80,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 ),
                 bd.span.clone(),
             )
-            .with_label(format!("needs one entry per operand dimension ({})", t.rank()))
+            .with_label(format!(
+                "needs one entry per operand dimension ({})",
+                t.rank()
+            ))
             .with_secondary(o.span.clone(), format!("{t}")));
     }
     let mut map = Vec::with_capacity(bd.value.len());
@@ -122,9 +143,14 @@ pub struct BroadcastKernel {
 fn broadcast<T: Elem>(a: &Nd<T>, out: &[usize], map: &[usize]) -> Result<Array, KernelError> {
     // The view reads memory by the checked shapes: make sure the value has them.
     let fits = a.ndim() == map.len()
-        && a.shape().iter().zip(map).all(|(&s, &d)| out.get(d).is_some_and(|&o| s == 1 || s == o));
+        && a.shape()
+            .iter()
+            .zip(map)
+            .all(|(&s, &d)| out.get(d).is_some_and(|&o| s == 1 || s == o));
     if !fits {
-        return Err(internal("broadcast operand does not have the checked shape"));
+        return Err(internal(
+            "broadcast operand does not have the checked shape",
+        ));
     }
     let src = Src::broadcast_in_dim(a, out.len(), map);
     Ok(Array::from_nd(materialize(out, &src)))

@@ -31,16 +31,29 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     for (b, o) in [(&lo, &ops[0]), (&hi, &ops[2])] {
         if b.elem != x.elem {
             return Err(cx
-                .err("C2", format!("min, operand and max must have one element type, found {lo}, {x} and {hi}"), o.span.clone())
+                .err(
+                    "C2",
+                    format!(
+                        "min, operand and max must have one element type, found {lo}, {x} and {hi}"
+                    ),
+                    o.span.clone(),
+                )
                 .with_label(format!("{b}"))
                 .with_secondary(ops[1].span.clone(), format!("the operand is {x}"))
-                .with_help(format!("XLA does not promote types: convert with ConvertElementType(..., {})", x.elem)));
+                .with_help(format!(
+                    "XLA does not promote types: convert with ConvertElementType(..., {})",
+                    x.elem
+                )));
         }
     }
     for (c, name, b, o) in [("C3", "min", &lo, &ops[0]), ("C4", "max", &hi, &ops[2])] {
         if !b.is_scalar() && b.dims != x.dims {
             return Err(cx
-                .err(c, format!("{name} {b} must be a scalar or have the operand's shape {x}"), o.span.clone())
+                .err(
+                    c,
+                    format!("{name} {b} must be a scalar or have the operand's shape {x}"),
+                    o.span.clone(),
+                )
                 .with_label(format!("{b}"))
                 .with_secondary(ops[1].span.clone(), format!("the operand is {x}")));
         }
@@ -49,7 +62,13 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         .or_else(|| for_class!(x.elem, T, [float] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| fmin(fmax(x, lo), hi))))
         .ok_or_else(|| internal_diag(cx))?;
     let rank = x.rank();
-    let place = |b: &crate::types::ArrayType| if b.is_scalar() { vec![] } else { (0..rank).collect() };
+    let place = |b: &crate::types::ArrayType| {
+        if b.is_scalar() {
+            vec![]
+        } else {
+            (0..rank).collect()
+        }
+    };
     Ok(Checked {
         ty: Type::Array(x.clone()),
         kernel: Arc::new(ElementwiseKernel {
@@ -62,5 +81,9 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 }
 
 fn internal_diag(cx: &CallCtx) -> Diag {
-    Diag::check(cx.code("internal"), "Clamp: no kernel for this element type", cx.span.clone())
+    Diag::check(
+        cx.code("internal"),
+        "Clamp: no kernel for this element type",
+        cx.span.clone(),
+    )
 }

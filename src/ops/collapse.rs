@@ -33,7 +33,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     for &d in &dims.value {
         if usize::try_from(d).map_or(true, |d| d >= rank) {
             return Err(cx
-                .err("C2", format!("dimension {d} is not a dimension of the operand {t}"), dims.span.clone())
+                .err(
+                    "C2",
+                    format!("dimension {d} is not a dimension of the operand {t}"),
+                    dims.span.clone(),
+                )
                 .with_label(format!("dimensions must be in 0..{rank}"))
                 .with_secondary(o.span.clone(), format!("{t} has {rank} dimensions")));
         }

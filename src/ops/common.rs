@@ -13,7 +13,10 @@ pub type BinFn = fn(&Array, &Array, &BinaryShape) -> Result<Array, KernelError>;
 pub type UnFn = fn(&Array) -> Result<Array, KernelError>;
 
 pub fn internal(what: &str) -> KernelError {
-    KernelError::new("internal", format!("internal error: {what} (the checker should have caught this)"))
+    KernelError::new(
+        "internal",
+        format!("internal error: {what} (the checker should have caught this)"),
+    )
 }
 
 pub fn typed<T: Elem>(a: &Array) -> Result<&crate::value::Nd<T>, KernelError> {
@@ -35,7 +38,10 @@ pub fn apply2<T: Elem, O: Elem>(
 }
 
 /// `out = f(x)`, keeping the operand's shape.
-pub fn apply1<T: Elem, O: Elem>(a: &Array, f: impl Fn(T) -> O + Sync) -> Result<Array, KernelError> {
+pub fn apply1<T: Elem, O: Elem>(
+    a: &Array,
+    f: impl Fn(T) -> O + Sync,
+) -> Result<Array, KernelError> {
     let a = typed::<T>(a)?;
     Ok(Array::from_nd(map1(a.shape(), &Src::of(a), f)))
 }

@@ -6,8 +6,8 @@ use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
-use crate::types::{ElemType, Type};
 use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
+use crate::types::{ElemType, Type};
 use std::sync::Arc;
 
 type BinFn = Arc<dyn ElementwiseFn>;
@@ -103,7 +103,13 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
         Some("TOTALORDER") => total(c, elem),
         _ => partial(c, elem),
     };
-    let f = f.ok_or_else(|| cx.err("C3", format!("{} is not defined on {elem}", cx.name()), cx.span.clone()))?;
+    let f = f.ok_or_else(|| {
+        cx.err(
+            "C3",
+            format!("{} is not defined on {elem}", cx.name()),
+            cx.span.clone(),
+        )
+    })?;
     Ok(Checked {
         ty: Type::array(ElemType::Pred, shape.out_dims.clone()),
         kernel: Arc::new(ElementwiseKernel {

@@ -48,7 +48,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             out_elem: to.value,
         })
     };
-    Ok(Checked { ty: Type::Array(ty), kernel })
+    Ok(Checked {
+        ty: Type::Array(ty),
+        kernel,
+    })
 }
 
 /// The function for one (source, target) pair: 13 x 13 monomorphic instances.

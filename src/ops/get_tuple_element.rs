@@ -23,20 +23,42 @@ pub const OPS: &[OpDef] = &[OpDef {
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let o = cx.operand(0, "tuple")?;
     let Some(index) = cx.int(Some(1), "index")? else {
-        return Err(Diag::check(cx.code("arity"), format!("{}: missing argument `index`", cx.name()), cx.span.clone())
-            .with_label("`index` is missing")
-            .with_help(format!("{} is called as {}", cx.name(), cx.op.signature)));
+        return Err(Diag::check(
+            cx.code("arity"),
+            format!("{}: missing argument `index`", cx.name()),
+            cx.span.clone(),
+        )
+        .with_label("`index` is missing")
+        .with_help(format!("{} is called as {}", cx.name(), cx.op.signature)));
     };
     let Type::Tuple(elems) = &o.ty else {
         return Err(cx
-            .err("C1", format!("the operand must be a tuple, found the array {}", o.ty), o.span.clone())
+            .err(
+                "C1",
+                format!("the operand must be a tuple, found the array {}", o.ty),
+                o.span.clone(),
+            )
             .with_label(format!("{}", o.ty)));
     };
     let n = elems.len();
-    let Some((i, ty)) = usize::try_from(index.value).ok().and_then(|i| elems.get(i).map(|t| (i, t.clone()))) else {
+    let Some((i, ty)) = usize::try_from(index.value)
+        .ok()
+        .and_then(|i| elems.get(i).map(|t| (i, t.clone())))
+    else {
         return Err(cx
-            .err("C2", format!("index {} is out of range for the {n}-element tuple {}", index.value, o.ty), index.span.clone())
-            .with_label(if n == 0 { "the tuple is empty".to_string() } else { format!("must be in 0..{n}") })
+            .err(
+                "C2",
+                format!(
+                    "index {} is out of range for the {n}-element tuple {}",
+                    index.value, o.ty
+                ),
+                index.span.clone(),
+            )
+            .with_label(if n == 0 {
+                "the tuple is empty".to_string()
+            } else {
+                format!("must be in 0..{n}")
+            })
             .with_secondary(o.span.clone(), format!("{}", o.ty)));
     };
     Ok(Checked {
@@ -52,7 +74,10 @@ struct GetTupleElementKernel {
 impl Kernel for GetTupleElementKernel {
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         match args {
-            [Value::Tuple(vs)] => vs.get(self.index).cloned().ok_or_else(|| internal("tuple index out of range")),
+            [Value::Tuple(vs)] => vs
+                .get(self.index)
+                .cloned()
+                .ok_or_else(|| internal("tuple index out of range")),
             _ => Err(internal("GetTupleElement expects one tuple")),
         }
     }

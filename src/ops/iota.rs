@@ -29,28 +29,50 @@ type IotaFn = fn(&[usize], usize) -> Result<Array, KernelError>;
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let shape = cx.array_type(Some(0), "shape")?;
     let Some(dim) = cx.int(Some(1), "iota_dimension")? else {
-        return Err(Diag::check(cx.code("arity"), format!("{}: missing argument `iota_dimension`", cx.name()), cx.span.clone())
-            .with_label("`iota_dimension` is missing")
-            .with_help(format!("{} is called as {}", cx.name(), cx.op.signature)));
+        return Err(Diag::check(
+            cx.code("arity"),
+            format!("{}: missing argument `iota_dimension`", cx.name()),
+            cx.span.clone(),
+        )
+        .with_label("`iota_dimension` is missing")
+        .with_help(format!("{} is called as {}", cx.name(), cx.op.signature)));
     };
     let t = shape.value;
     let rank = t.rank();
     let Some(d) = usize::try_from(dim.value).ok().filter(|&d| d < rank) else {
-        let label = if rank == 0 { "a scalar shape has no dimension".to_string() } else { format!("must be in 0..{rank}") };
+        let label = if rank == 0 {
+            "a scalar shape has no dimension".to_string()
+        } else {
+            format!("must be in 0..{rank}")
+        };
         return Err(cx
-            .err("C1", format!("iota_dimension {} is not a dimension of {t}", dim.value), dim.span.clone())
+            .err(
+                "C1",
+                format!("iota_dimension {} is not a dimension of {t}", dim.value),
+                dim.span.clone(),
+            )
             .with_label(label)
             .with_secondary(shape.span.clone(), format!("{t} has {rank} dimensions")));
     };
     let Some(f) = pick(t.elem) else {
         return Err(cx
-            .err("C2", format!("Iota makes integers or floats, not {}", t.elem), shape.span.clone())
+            .err(
+                "C2",
+                format!("Iota makes integers or floats, not {}", t.elem),
+                shape.span.clone(),
+            )
             .with_label(format!("{t}"))
-            .with_help("for a pred pattern, compare an integer Iota, e.g. Eq(Rem(Iota(s32[8], 0), 2), 0)"));
+            .with_help(
+                "for a pred pattern, compare an integer Iota, e.g. Eq(Rem(Iota(s32[8], 0), 2), 0)",
+            ));
     };
     Ok(Checked {
         ty: Type::Array(t.clone()),
-        kernel: Arc::new(IotaKernel { dims: t.dims, dim: d, f }),
+        kernel: Arc::new(IotaKernel {
+            dims: t.dims,
+            dim: d,
+            f,
+        }),
     })
 }
 
@@ -59,11 +81,15 @@ fn pick(e: ElemType) -> Option<IotaFn> {
 }
 
 fn iota<T: Elem>(dims: &[usize], d: usize) -> Result<Array, KernelError> {
-    let size = *dims.get(d).ok_or_else(|| internal("iota dimension out of range"))?;
+    let size = *dims
+        .get(d)
+        .ok_or_else(|| internal("iota dimension out of range"))?;
     let outer: usize = dims.get(..d).unwrap_or(&[]).iter().product();
     let inner: usize = dims.get(d + 1..).unwrap_or(&[]).iter().product();
     // Each index converted once; the output repeats them in row-major order.
-    let values: Vec<T> = (0..size).map(|k| <T as CastFrom<i64>>::cast_from(k as i64)).collect();
+    let values: Vec<T> = (0..size)
+        .map(|k| <T as CastFrom<i64>>::cast_from(k as i64))
+        .collect();
     let mut out = Vec::with_capacity(outer * size * inner);
     for _ in 0..outer {
         for &v in &values {

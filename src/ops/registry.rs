@@ -57,7 +57,8 @@ pub fn all() -> &'static [&'static OpDef] {
 /// Finds an op by name or alias, ignoring case.
 pub fn lookup(name: &str) -> Option<&'static OpDef> {
     all().iter().copied().find(|op| {
-        op.name.eq_ignore_ascii_case(name) || op.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+        op.name.eq_ignore_ascii_case(name)
+            || op.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     })
 }
 
@@ -68,7 +69,10 @@ pub fn spec_section(op: &OpDef) -> String {
     let is_heading = |l: &str| l.starts_with('#');
     let level = |l: &str| l.chars().take_while(|&c| c == '#').count();
     let start = lines.iter().position(|l| {
-        is_heading(l) && l.trim_start_matches('#').trim().eq_ignore_ascii_case(op.name)
+        is_heading(l)
+            && l.trim_start_matches('#')
+                .trim()
+                .eq_ignore_ascii_case(op.name)
     });
     let Some(start) = start else {
         return op.spec.to_string();
@@ -88,7 +92,9 @@ pub fn summary(op: &OpDef) -> String {
     section
         .split("\n\n")
         .map(str::trim)
-        .find(|p| !p.is_empty() && !p.starts_with('#') && !p.starts_with('`') && !p.starts_with('|'))
+        .find(|p| {
+            !p.is_empty() && !p.starts_with('#') && !p.starts_with('`') && !p.starts_with('|')
+        })
         .unwrap_or("")
         .to_string()
 }

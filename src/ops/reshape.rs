@@ -25,7 +25,14 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 /// Reads `perm` as a permutation of `0..rank`, or says which constraint it breaks.
-pub fn permutation(cx: &CallCtx, c: &str, what: &str, perm: &[i64], rank: usize, span: &crate::ast::Span) -> Result<Vec<usize>, Diag> {
+pub fn permutation(
+    cx: &CallCtx,
+    c: &str,
+    what: &str,
+    perm: &[i64],
+    rank: usize,
+    span: &crate::ast::Span,
+) -> Result<Vec<usize>, Diag> {
     let mut seen = vec![false; rank];
     let mut out = Vec::with_capacity(rank);
     for &d in perm {
@@ -36,9 +43,19 @@ pub fn permutation(cx: &CallCtx, c: &str, what: &str, perm: &[i64], rank: usize,
         out.push(d as usize);
     }
     if out.len() != rank || perm.len() != rank {
-        let list = perm.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+        let list = perm
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         return Err(cx
-            .err(c, format!("{what} {{{list}}} is not a permutation of the operand's {rank} dimensions"), span.clone())
+            .err(
+                c,
+                format!(
+                    "{what} {{{list}}} is not a permutation of the operand's {rank} dimensions"
+                ),
+                span.clone(),
+            )
             .with_label(format!("must hold each of 0..{rank} exactly once")));
     }
     Ok(out)
@@ -48,9 +65,15 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let o = cx.operand(0, "operand")?;
     let t = cx.array(&o, "C1", "operand")?.clone();
     let (dims, sizes) = if cx.positional_count() >= 3 {
-        (cx.int_list(Some(1), "dimensions")?, cx.require_int_list(Some(2), "new_sizes")?)
+        (
+            cx.int_list(Some(1), "dimensions")?,
+            cx.require_int_list(Some(2), "new_sizes")?,
+        )
     } else {
-        (cx.int_list(None, "dimensions")?, cx.require_int_list(Some(1), "new_sizes")?)
+        (
+            cx.int_list(None, "dimensions")?,
+            cx.require_int_list(Some(1), "new_sizes")?,
+        )
     };
     let perm = match &dims {
         Some(d) => permutation(cx, "C2", "dimensions", &d.value, t.rank(), &d.span)?,
@@ -60,7 +83,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     for &s in &sizes.value {
         if s < 0 {
             return Err(cx
-                .err("C3", format!("new size {s} is negative"), sizes.span.clone())
+                .err(
+                    "C3",
+                    format!("new size {s} is negative"),
+                    sizes.span.clone(),
+                )
                 .with_label("sizes must be >= 0"));
         }
         new.push(s as usize);
@@ -68,13 +95,18 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let count = new.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
     let have = t.num_elements().unwrap_or(usize::MAX);
     if count != Some(have) {
-        let want = count.map(|c| c.to_string()).unwrap_or_else(|| "too many".into());
+        let want = count
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "too many".into());
         return Err(cx
             .err(
                 "C4",
                 format!(
                     "new_sizes {{{}}} hold {want} elements but the operand {t} has {have}",
-                    new.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    new.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 sizes.span.clone(),
             )

@@ -4,12 +4,12 @@
 //! element is chosen by the element of `pred` at the same index, by an
 //! elementwise kernel that fuses with the elementwise ops around it.
 
-use crate::kernels::fused::ternary;
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::kernels::fused::ternary;
 use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel};
 use crate::types::{ElemType, Type};
 use crate::value::Value;
@@ -42,7 +42,14 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     };
     if t.ty != f.ty {
         return Err(cx
-            .err("C2", format!("on_true and on_false must have the same type, found {} and {}", t.ty, f.ty), cx.span.clone())
+            .err(
+                "C2",
+                format!(
+                    "on_true and on_false must have the same type, found {} and {}",
+                    t.ty, f.ty
+                ),
+                cx.span.clone(),
+            )
             .with_label("types differ")
             .with_secondary(t.span.clone(), format!("{}", t.ty))
             .with_secondary(f.span.clone(), format!("{}", f.ty)));
@@ -70,13 +77,20 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         }
         Type::Tuple(_) => {
             return Err(cx
-                .err("C3", format!("selecting between tuples needs a scalar pred, found {pt}"), p.span.clone())
+                .err(
+                    "C3",
+                    format!("selecting between tuples needs a scalar pred, found {pt}"),
+                    p.span.clone(),
+                )
                 .with_label(format!("{pt}"))
                 .with_secondary(t.span.clone(), format!("{}", t.ty))
                 .with_note("a tuple is selected as a whole"));
         }
     };
-    Ok(Checked { ty: t.ty.clone(), kernel })
+    Ok(Checked {
+        ty: t.ty.clone(),
+        kernel,
+    })
 }
 
 fn pick(e: ElemType) -> Arc<dyn ElementwiseFn> {
@@ -91,7 +105,10 @@ impl Kernel for WholeSelect {
         let [Value::Array(p), on_true, on_false] = args else {
             return Err(internal("Select expects pred, on_true and on_false"));
         };
-        let c = typed::<bool>(p)?.first().copied().ok_or_else(|| internal("Select pred is empty"))?;
+        let c = typed::<bool>(p)?
+            .first()
+            .copied()
+            .ok_or_else(|| internal("Select pred is empty"))?;
         Ok(if c { on_true.clone() } else { on_false.clone() })
     }
 }

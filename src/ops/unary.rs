@@ -6,10 +6,10 @@ use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::for_class;
-use crate::types::{ElemType, Type};
-use crate::kernels::math::Tanh;
-use num_traits::Float;
 use crate::kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
+use crate::kernels::math::Tanh;
+use crate::types::{ElemType, Type};
+use num_traits::Float;
 use std::sync::Arc;
 
 type UnFn = Arc<dyn ElementwiseFn>;
@@ -29,14 +29,23 @@ fn round_even<T: Float>(x: T) -> T {
 
 /// sign(x): -1, 0 or 1; NaN stays NaN and zeros keep their sign.
 fn fsign<T: Float>(x: T) -> T {
-    if x.is_nan() || x == T::zero() { x } else { x.signum() }
+    if x.is_nan() || x == T::zero() {
+        x
+    } else {
+        x.signum()
+    }
 }
 
 fn logistic<T: Float>(x: T) -> T {
     T::one() / (T::one() + (-x).exp())
 }
 
-fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], pred_out: bool) -> Result<Checked, Diag> {
+fn rule(
+    cx: &mut CallCtx,
+    pick: fn(ElemType) -> Option<UnFn>,
+    classes: &[&str],
+    pred_out: bool,
+) -> Result<Checked, Diag> {
     let e = cx.require(Some(0), "operand")?;
     let hint = if classes.contains(&"int") || classes.contains(&"sint") {
         None
@@ -46,12 +55,20 @@ fn rule(cx: &mut CallCtx, pick: fn(ElemType) -> Option<UnFn>, classes: &[&str], 
         None
     };
     // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
-    let hint = if crate::check::literal::is_weak(e) && !crate::check::literal::has_float_text(e) { hint } else { None };
+    let hint = if crate::check::literal::is_weak(e) && !crate::check::literal::has_float_text(e) {
+        hint
+    } else {
+        None
+    };
     let o = cx.push_operand(e, hint)?;
     let t = cx.array(&o, "C1", "operand")?.clone();
     let Some(f) = pick(t.elem) else {
         return Err(cx
-            .err("C2", format!("{} is not defined on {}", cx.name(), t.elem), o.span.clone())
+            .err(
+                "C2",
+                format!("{} is not defined on {}", cx.name(), t.elem),
+                o.span.clone(),
+            )
             .with_label(format!("this is {t}"))
             .with_note(format!("{} takes {}", cx.name(), describe_classes(classes))));
     };

@@ -30,10 +30,18 @@ impl<'a> Command<'a> {
 
 /// Every command with its argument and a line of help (also the completion list).
 pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
-    (":help", "[OP]", "list commands and operations, or show OP's signature and summary"),
+    (
+        ":help",
+        "[OP]",
+        "list commands and operations, or show OP's signature and summary",
+    ),
     (":type", "EXPR", "show EXPR's type without running it"),
     (":load", "FILE", "run FILE's contents in this session"),
-    (":time", "EXPR", "run EXPR repeatedly; print the median wall time and its type"),
+    (
+        ":time",
+        "EXPR",
+        "run EXPR repeatedly; print the median wall time and its type",
+    ),
     (":quit", "", "leave (also :q, or Ctrl-D)"),
 ];
 
@@ -58,7 +66,10 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "time" => need("EXPR").map(Command::Time),
         "quit" | "q" if arg.is_empty() => Ok(Command::Quit),
         "quit" | "q" => Err(format!(":{name} takes no argument")),
-        _ => Err(format!("unknown command `:{name}`; the commands are {}", command_names())),
+        _ => Err(format!(
+            "unknown command `:{name}`; the commands are {}",
+            command_names()
+        )),
     };
     Some(cmd)
 }
@@ -92,7 +103,9 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
 }
 
 fn general_help() -> String {
-    let mut s = String::from("Enter statements (let, comp, then) or an expression to print its value.\nCommands:\n");
+    let mut s = String::from(
+        "Enter statements (let, comp, then) or an expression to print its value.\nCommands:\n",
+    );
     for (name, arg, what) in COMMANDS {
         s.push_str(&format!("  {:<12} {what}\n", format!("{name} {arg}")));
     }
@@ -140,7 +153,9 @@ fn help_topic(topic: &str) -> Outcome {
         } else {
             format!("; did you mean {}?", near.join(", "))
         };
-        complain(&format!("error: no operation or command named `{topic}`{hint}"));
+        complain(&format!(
+            "error: no operation or command named `{topic}`{hint}"
+        ));
         return Outcome::Failed(3);
     };
     let mut s = op.signature.to_string();
@@ -173,7 +188,12 @@ fn show_type(repl: &Repl, src: &str) -> Outcome {
     // A computation's name is not an expression, but its type is worth showing.
     if let Some(c) = repl.session.types.comps.get(src) {
         let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
-        say(&format!("comp {}({}) -> {}", c.name, params.join(", "), c.ret));
+        say(&format!(
+            "comp {}({}) -> {}",
+            c.name,
+            params.join(", "),
+            c.ret
+        ));
         return Outcome::Done;
     }
     match checked(repl, src) {
@@ -220,7 +240,12 @@ fn time(repl: &Repl, src: &str) -> Outcome {
             return Outcome::Failed(1);
         }
     }
-    say(&format!("{} ({} runs, median) : {}", fmt_duration(median(&mut times)), times.len(), e.ty));
+    say(&format!(
+        "{} ({} runs, median) : {}",
+        fmt_duration(median(&mut times)),
+        times.len(),
+        e.ty
+    ));
     Outcome::Done
 }
 
@@ -253,9 +278,15 @@ mod tests {
         assert_eq!(parse("x == :y"), None);
         assert_eq!(parse(":help"), Some(Ok(Command::Help(None))));
         assert_eq!(parse("  :help  Add "), Some(Ok(Command::Help(Some("Add")))));
-        assert_eq!(parse(":type Add(x,\n x)"), Some(Ok(Command::Type("Add(x,\n x)"))));
+        assert_eq!(
+            parse(":type Add(x,\n x)"),
+            Some(Ok(Command::Type("Add(x,\n x)")))
+        );
         assert_eq!(parse(":t x"), Some(Ok(Command::Type("x"))));
-        assert_eq!(parse(":load 'my file.xlet'"), Some(Ok(Command::Load("my file.xlet"))));
+        assert_eq!(
+            parse(":load 'my file.xlet'"),
+            Some(Ok(Command::Load("my file.xlet")))
+        );
         assert_eq!(parse(":load a.xlet"), Some(Ok(Command::Load("a.xlet"))));
         assert_eq!(parse(":time x + 1"), Some(Ok(Command::Time("x + 1"))));
         assert_eq!(parse(":quit"), Some(Ok(Command::Quit)));

@@ -10,17 +10,25 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 /// Words that are always there: keywords and the prelude's computations.
-const FIXED: &[&str] = &["let", "comp", "then", "within", "add", "mul", "max", "min", "and", "or"];
+const FIXED: &[&str] = &[
+    "let", "comp", "then", "within", "add", "mul", "max", "min", "and", "or",
+];
 
 /// The completions of the word before `pos`: where it starts, and the candidates.
 pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Vec<String>) {
     let before = line.get(..pos).unwrap_or(line);
-    let start = before.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_').len();
+    let start = before
+        .trim_end_matches(|c: char| c.is_alphanumeric() || c == '_')
+        .len();
     let word = &before[start..];
     if before[..start].trim_start() == ":" {
         let colon = start - 1;
         let typed = format!(":{word}");
-        let mut cmds: Vec<String> = COMMANDS.iter().map(|c| c.0.to_string()).filter(|c| c.starts_with(&typed)).collect();
+        let mut cmds: Vec<String> = COMMANDS
+            .iter()
+            .map(|c| c.0.to_string())
+            .filter(|c| c.starts_with(&typed))
+            .collect();
         cmds.sort();
         return (colon, cmds);
     }
@@ -32,9 +40,17 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
         .iter()
         .flat_map(|op| std::iter::once(op.name).chain(op.aliases.iter().copied()))
         .filter(|n| n.to_ascii_lowercase().starts_with(&lower));
-    let others = names.iter().map(String::as_str).chain(FIXED.iter().copied()).filter(|n| n.starts_with(word));
+    let others = names
+        .iter()
+        .map(String::as_str)
+        .chain(FIXED.iter().copied())
+        .filter(|n| n.starts_with(word));
     let mut out: Vec<String> = ops.chain(others).map(str::to_string).collect();
-    out.sort_by(|a, b| a.to_ascii_lowercase().cmp(&b.to_ascii_lowercase()).then(a.cmp(b)));
+    out.sort_by(|a, b| {
+        a.to_ascii_lowercase()
+            .cmp(&b.to_ascii_lowercase())
+            .then(a.cmp(b))
+    });
     out.dedup();
     (start, out)
 }
@@ -42,7 +58,10 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
 /// The argument after `:load ` if the cursor is in it.
 fn in_load_argument(line: &str, pos: usize) -> bool {
     let before = line.get(..pos).unwrap_or(line).trim_start();
-    before.strip_prefix(":load").or_else(|| before.strip_prefix(":l")).is_some_and(|r| r.starts_with(char::is_whitespace))
+    before
+        .strip_prefix(":load")
+        .or_else(|| before.strip_prefix(":l"))
+        .is_some_and(|r| r.starts_with(char::is_whitespace))
 }
 
 /// The rustyline helper: completion only (multi-line input is handled by the loop).
@@ -54,19 +73,33 @@ pub(crate) struct XletHelper {
 
 impl XletHelper {
     pub(crate) fn new() -> Self {
-        XletHelper { names: vec![], files: FilenameCompleter::new() }
+        XletHelper {
+            names: vec![],
+            files: FilenameCompleter::new(),
+        }
     }
 }
 
 impl Completer for XletHelper {
     type Candidate = Pair;
 
-    fn complete(&self, line: &str, pos: usize, ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
         if in_load_argument(line, pos) {
             return self.files.complete(line, pos, ctx);
         }
         let (start, words) = candidates(line, pos, &self.names);
-        let pairs = words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect();
+        let pairs = words
+            .into_iter()
+            .map(|w| Pair {
+                display: w.clone(),
+                replacement: w,
+            })
+            .collect();
         Ok((start, pairs))
     }
 }
@@ -90,7 +123,10 @@ mod tests {
     #[test]
     fn completes_commands() {
         assert_eq!(words(":he", &[]), (0, vec![":help".to_string()]));
-        assert_eq!(words("  :t", &[]), (2, vec![":time".to_string(), ":type".to_string()]));
+        assert_eq!(
+            words("  :t", &[]),
+            (2, vec![":time".to_string(), ":type".to_string()])
+        );
         assert_eq!(words(":", &[]).1.len(), COMMANDS.len());
         assert_eq!(words("x :he", &[]).1, Vec::<String>::new());
     }

@@ -31,7 +31,9 @@ pub(crate) fn install() {
 }
 
 fn payload_text(p: &(dyn std::any::Any + Send)) -> Option<&str> {
-    p.downcast_ref::<&str>().copied().or_else(|| p.downcast_ref::<String>().map(String::as_str))
+    p.downcast_ref::<&str>()
+        .copied()
+        .or_else(|| p.downcast_ref::<String>().map(String::as_str))
 }
 
 /// Runs `f`; a panic inside comes back as its message.
@@ -44,7 +46,9 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     GUARDED.store(false, Ordering::SeqCst);
     result.map_err(|payload| {
         let recorded = MESSAGE.lock().ok().and_then(|mut m| m.take());
-        recorded.or_else(|| payload_text(payload.as_ref()).map(str::to_string)).unwrap_or_else(|| "panic".to_string())
+        recorded
+            .or_else(|| payload_text(payload.as_ref()).map(str::to_string))
+            .unwrap_or_else(|| "panic".to_string())
     })
 }
 
@@ -57,6 +61,9 @@ mod tests {
         install();
         assert_eq!(guarded(|| 7), Ok(7));
         let err = guarded(|| -> i32 { panic!("boom {}", 1) });
-        assert!(err.as_ref().is_err_and(|m| m.starts_with("boom 1")), "{err:?}");
+        assert!(
+            err.as_ref().is_err_and(|m| m.starts_with("boom 1")),
+            "{err:?}"
+        );
     }
 }

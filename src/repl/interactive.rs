@@ -8,10 +8,10 @@
 use super::complete::XletHelper;
 use super::{Outcome, Pending, Repl, complain};
 use crate::eval::INTERRUPTED;
+use rustyline::Editor;
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
-use rustyline::Editor;
 use std::path::PathBuf;
 use std::sync::Once;
 use std::sync::atomic::Ordering;
@@ -42,7 +42,9 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
         let prompt = if pending.is_empty() { PROMPT } else { CONTINUE };
         match editor.readline(prompt) {
             Ok(line) => {
-                let Some(src) = pending.push(&line) else { continue };
+                let Some(src) = pending.push(&line) else {
+                    continue;
+                };
                 let _ = editor.add_history_entry(src.as_str());
                 if let Some(p) = &history {
                     let _ = editor.append_history(p);

@@ -64,8 +64,13 @@ pub(crate) struct Repl {
 impl Repl {
     pub(crate) fn new(o: &ReplOptions) -> Self {
         Repl {
-            session: Session::new(Limits { max_value_bytes: o.max_bytes }),
-            print: PrintOptions { full: o.full, ..Default::default() },
+            session: Session::new(Limits {
+                max_value_bytes: o.max_bytes,
+            }),
+            print: PrintOptions {
+                full: o.full,
+                ..Default::default()
+            },
             color: o.color && std::io::stderr().is_terminal(),
         }
     }
@@ -240,7 +245,11 @@ mod tests {
     }
 
     fn repl() -> Repl {
-        Repl::new(&ReplOptions { full: false, max_bytes: 1 << 20, color: false })
+        Repl::new(&ReplOptions {
+            full: false,
+            max_bytes: 1 << 20,
+            color: false,
+        })
     }
 
     #[test]
@@ -251,7 +260,12 @@ mod tests {
         assert_eq!(r.handle("let x = 1\nthen x == 2"), Outcome::Failed(1));
         assert_eq!(r.handle("x + 1"), Outcome::Done);
         assert_eq!(
-            r.session.types.globals.get("x").map(|t| t.to_string()).as_deref(),
+            r.session
+                .types
+                .globals
+                .get("x")
+                .map(|t| t.to_string())
+                .as_deref(),
             Some("s32[2]")
         );
         assert_eq!(r.bound_names(), vec!["x".to_string()]);

@@ -18,7 +18,13 @@ pub enum Atom {
 
 impl Atom {
     pub fn is_float_text(&self) -> bool {
-        matches!(self, Atom::Num { is_integer: false, .. })
+        matches!(
+            self,
+            Atom::Num {
+                is_integer: false,
+                ..
+            }
+        )
     }
 }
 
@@ -64,18 +70,24 @@ fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
                 text.clone()
             };
             if elem.is_pred() {
-                return Err(format!("`{shown}` is not a pred value (write true or false)"));
+                return Err(format!(
+                    "`{shown}` is not a pred value (write true or false)"
+                ));
             }
             if let Some((lo, hi)) = int_bounds(elem) {
                 if !is_integer {
-                    return Err(format!("`{shown}` is not an integer, so it is not a {elem} value"));
+                    return Err(format!(
+                        "`{shown}` is not an integer, so it is not a {elem} value"
+                    ));
                 }
                 let v: i128 = text
                     .parse::<i128>()
                     .map_err(|_| format!("`{shown}` is out of range for {elem} ({lo} to {hi})"))?;
                 let v = if *negative { -v } else { v };
                 if v < lo || v > hi {
-                    return Err(format!("`{shown}` is out of range for {elem} ({lo} to {hi})"));
+                    return Err(format!(
+                        "`{shown}` is out of range for {elem} ({lo} to {hi})"
+                    ));
                 }
                 return Ok(Parsed::Int(v));
             }
@@ -90,7 +102,11 @@ fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
 
 fn shown(atom: &Atom) -> String {
     match atom {
-        Atom::Num { text, negative: true, .. } => format!("-{text}"),
+        Atom::Num {
+            text,
+            negative: true,
+            ..
+        } => format!("-{text}"),
         Atom::Num { text, .. } => text.clone(),
         Atom::Bool(b) => b.to_string(),
     }
@@ -134,8 +150,16 @@ fn convert<T: Elem>(atom: &Atom, elem: ElemType) -> Result<T, String> {
 
 /// Builds an array of `elem` with `dims` from row-major atoms.
 /// On failure returns the index of the offending atom and why.
-pub fn build_array(elem: ElemType, dims: &[usize], atoms: &[Atom]) -> Result<Array, (usize, String)> {
-    fn build<T: Elem>(elem: ElemType, dims: &[usize], atoms: &[Atom]) -> Result<Array, (usize, String)> {
+pub fn build_array(
+    elem: ElemType,
+    dims: &[usize],
+    atoms: &[Atom],
+) -> Result<Array, (usize, String)> {
+    fn build<T: Elem>(
+        elem: ElemType,
+        dims: &[usize],
+        atoms: &[Atom],
+    ) -> Result<Array, (usize, String)> {
         let mut out = Vec::with_capacity(atoms.len());
         for (i, a) in atoms.iter().enumerate() {
             out.push(convert::<T>(a, elem).map_err(|e| (i, e))?);

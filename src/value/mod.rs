@@ -61,19 +61,58 @@ macro_rules! with_array {
 macro_rules! with_elem_type {
     ($et:expr, $T:ident => $body:expr) => {
         match $et {
-            $crate::types::ElemType::Pred => { type $T = bool; $body }
-            $crate::types::ElemType::S8 => { type $T = i8; $body }
-            $crate::types::ElemType::S16 => { type $T = i16; $body }
-            $crate::types::ElemType::S32 => { type $T = i32; $body }
-            $crate::types::ElemType::S64 => { type $T = i64; $body }
-            $crate::types::ElemType::U8 => { type $T = u8; $body }
-            $crate::types::ElemType::U16 => { type $T = u16; $body }
-            $crate::types::ElemType::U32 => { type $T = u32; $body }
-            $crate::types::ElemType::U64 => { type $T = u64; $body }
-            $crate::types::ElemType::F16 => { type $T = half::f16; $body }
-            $crate::types::ElemType::BF16 => { type $T = half::bf16; $body }
-            $crate::types::ElemType::F32 => { type $T = f32; $body }
-            $crate::types::ElemType::F64 => { type $T = f64; $body }
+            $crate::types::ElemType::Pred => {
+                type $T = bool;
+                $body
+            }
+            $crate::types::ElemType::S8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::types::ElemType::S16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::types::ElemType::S32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::types::ElemType::S64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::types::ElemType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::types::ElemType::U16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::types::ElemType::U32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::types::ElemType::U64 => {
+                type $T = u64;
+                $body
+            }
+            $crate::types::ElemType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::types::ElemType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            $crate::types::ElemType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::types::ElemType::F64 => {
+                type $T = f64;
+                $body
+            }
         }
     };
 }

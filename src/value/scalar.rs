@@ -286,7 +286,10 @@ mod tests {
         assert_eq!(f16::cast_from(x).to_f32(), 1.0 + 2f32.powi(-10));
         // 2^32 + 2^24 + 1 to bf16 (8 significant bits): just above a midpoint, rounds up.
         let v: u64 = (1 << 32) + (1 << 24) + 1;
-        assert_eq!(bf16::cast_from(v).to_f64(), (1u64 << 32) as f64 + (1u64 << 25) as f64);
+        assert_eq!(
+            bf16::cast_from(v).to_f64(),
+            (1u64 << 32) as f64 + (1u64 << 25) as f64
+        );
         assert_eq!(f16::cast_from(65520.0f64), f16::INFINITY);
         assert_eq!(f16::cast_from(1e-8f64), f16::from_bits(0));
         assert_eq!(f16::cast_from(3e-8f64), f16::from_bits(1));
