@@ -4,6 +4,10 @@
 //! (`ast` → typed `ir`, every shape rule applied), `eval` (`ir` → `value`).
 //! Errors are `diag::Diag` values, rendered only at the edge.
 
+// Diagnostics travel in `Err` and are large by design (spans, labels, notes); they are
+// the cold path, so boxing them would only add noise.
+#![allow(clippy::result_large_err)]
+
 pub mod ast;
 pub mod check;
 pub mod diag;
