@@ -148,16 +148,18 @@ impl<'s> Checker<'s> {
         let want = self.resolve_type(ann)?;
         let got = self.check_as(&b.value, &want)?;
         if got.ty != want {
-            return Err(Diag::check(
+            let what = format!(
+                "`{}` is declared {want} but its value is {}",
+                b.name.name, got.ty
+            );
+            return Err(declared_mismatch(
                 "let",
-                format!(
-                    "`{}` is declared {} but its value is {}",
-                    b.name.name, want, got.ty
-                ),
-                b.value.span.clone(),
-            )
-            .with_label(format!("this is {}", got.ty))
-            .with_secondary(ann.span.clone(), format!("declared {want}")));
+                what,
+                &got,
+                &b.value.span,
+                &ann.span,
+                &want,
+            ));
         }
         Ok(got)
     }
@@ -196,16 +198,18 @@ impl<'s> Checker<'s> {
         let local = self.local.take();
         let (body, result) = result?;
         if result.ty != ret {
-            return Err(Diag::check(
+            let what = format!(
+                "computation `{}` is declared to return {ret} but its result is {}",
+                c.name.name, result.ty
+            );
+            return Err(declared_mismatch(
                 "comp",
-                format!(
-                    "computation `{}` is declared to return {} but its result is {}",
-                    c.name.name, ret, result.ty
-                ),
-                c.result.span.clone(),
-            )
-            .with_label(format!("this is {}", result.ty))
-            .with_secondary(c.ret.span.clone(), format!("declared {ret}")));
+                what,
+                &result,
+                &c.result.span,
+                &c.ret.span,
+                &ret,
+            ));
         }
         Ok(Comp {
             id: NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
@@ -786,6 +790,20 @@ fn self_extent_overflow(ty: &Type) -> Option<&ArrayType> {
         }
         Type::Tuple(ts) => ts.iter().find_map(self_extent_overflow),
     }
+}
+
+/// A value whose type differs from the type written for it.
+fn declared_mismatch(
+    code: &str,
+    what: String,
+    got: &ir::Expr,
+    at: &Span,
+    declared_at: &Span,
+    want: &Type,
+) -> Diag {
+    Diag::check(code, what, at.clone())
+        .with_label(format!("this is {}", got.ty))
+        .with_secondary(declared_at.clone(), format!("declared {want}"))
 }
 
 /// The first element type in `t` that is not a float.

@@ -1,16 +1,10 @@
-//! Shared machinery of the elementwise families: kernels that apply a
-//! per-element function through the strided engine, and the macros that pick,
-//! once per call at check time, the monomorphic kernel for an element type.
+//! Shared pieces of the op modules: the `for_class!` macro that picks, once per
+//! call at check time, the monomorphic element function for an element type;
+//! typed access to operands; internal-error construction.
 
-use crate::check::broadcast::BinaryShape;
-use crate::ir::{EvalCx, Kernel, KernelError};
-use crate::kernels::{Src, map1, map2};
-use crate::value::{Array, Elem, Value};
-
-/// A binary kernel for one element type: operands, their placement in the output.
-pub type BinFn = fn(&Array, &Array, &BinaryShape) -> Result<Array, KernelError>;
-/// A unary kernel for one element type.
-pub type UnFn = fn(&Array) -> Result<Array, KernelError>;
+use crate::ir::KernelError;
+use crate::kernels::Src;
+use crate::value::{Array, Elem};
 
 pub fn internal(what: &str) -> KernelError {
     KernelError::new(
@@ -21,29 +15,6 @@ pub fn internal(what: &str) -> KernelError {
 
 pub fn typed<T: Elem>(a: &Array) -> Result<&crate::value::Nd<T>, KernelError> {
     T::unwrap(a).ok_or_else(|| internal("operand has an unexpected element type"))
-}
-
-/// `out = f(lhs, rhs)` with both operands broadcast into the output as stride-0 views.
-pub fn apply2<T: Elem, O: Elem>(
-    a: &Array,
-    b: &Array,
-    s: &BinaryShape,
-    f: impl Fn(T, T) -> O + Sync,
-) -> Result<Array, KernelError> {
-    let (a, b) = (typed::<T>(a)?, typed::<T>(b)?);
-    let rank = s.out_dims.len();
-    let sa = Src::broadcast_in_dim(a, rank, &s.lhs_map);
-    let sb = Src::broadcast_in_dim(b, rank, &s.rhs_map);
-    Ok(Array::from_nd(map2(&s.out_dims, &sa, &sb, f)))
-}
-
-/// `out = f(x)`, keeping the operand's shape.
-pub fn apply1<T: Elem, O: Elem>(
-    a: &Array,
-    f: impl Fn(T) -> O + Sync,
-) -> Result<Array, KernelError> {
-    let a = typed::<T>(a)?;
-    Ok(Array::from_nd(map1(a.shape(), &Src::of(a), f)))
 }
 
 /// Runs `Some($body)` with `$T` the Rust type of `$elem` when it is one of the
@@ -94,34 +65,6 @@ macro_rules! for_class {
             _ => None,
         }
     };
-}
-
-/// A binary elementwise op with its shape plan and monomorphic function.
-pub struct BinaryKernel {
-    pub shape: BinaryShape,
-    pub f: BinFn,
-}
-
-impl Kernel for BinaryKernel {
-    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        match args {
-            [Value::Array(a), Value::Array(b)] => (self.f)(a, b, &self.shape).map(Value::Array),
-            _ => Err(internal("binary op expects two arrays")),
-        }
-    }
-}
-
-pub struct UnaryKernel {
-    pub f: UnFn,
-}
-
-impl Kernel for UnaryKernel {
-    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        match args {
-            [Value::Array(a)] => (self.f)(a).map(Value::Array),
-            _ => Err(internal("unary op expects one array")),
-        }
-    }
 }
 
 /// Describes which element types a class list admits, for error messages.
