@@ -53,7 +53,12 @@ pub struct Checker<'s> {
     local: Option<Local>,
     /// Names whose definition failed: uses of them are not reported again.
     poisoned: HashSet<String>,
+    /// How deeply nested the expression being checked is.
+    depth: usize,
 }
+
+/// Expressions nested deeper than this are rejected (checking and evaluation recurse).
+pub const MAX_DEPTH: usize = 10_000;
 
 static NEXT_COMP_ID: AtomicUsize = AtomicUsize::new(0);
 
@@ -71,6 +76,7 @@ pub fn check_program(
         limits: limits.clone(),
         local: None,
         poisoned: HashSet::new(),
+        depth: 0,
     };
     let mut errors = vec![];
     let mut stmts = vec![];
@@ -95,6 +101,7 @@ pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result
         limits: limits.clone(),
         local: None,
         poisoned: HashSet::new(),
+        depth: 0,
     };
     ck.check_expr(e, None)
 }
@@ -417,7 +424,18 @@ impl<'s> Checker<'s> {
 
     /// Checks an expression. `hint` is the element type an untyped literal should take.
     pub fn check_expr(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
-        let out = self.check_expr_inner(e, hint)?;
+        if self.depth >= MAX_DEPTH {
+            return Err(Diag::check(
+                "size",
+                format!("expression nested more than {MAX_DEPTH} levels deep"),
+                e.span.clone(),
+            )
+            .with_help("bind parts of it with `let`"));
+        }
+        self.depth += 1;
+        let out = self.check_expr_inner(e, hint);
+        self.depth -= 1;
+        let out = out?;
         self.check_size(&out.ty, &e.span)?;
         Ok(out)
     }
