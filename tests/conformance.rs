@@ -229,7 +229,7 @@ fn with_timeout(f: impl FnOnce() -> Result<(), String> + Send + 'static) -> Resu
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("conformance-case".into())
-        .stack_size(64 << 20)
+        .stack_size(1 << 30)
         .spawn(move || {
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
             let _ = tx.send(r);
