@@ -3,7 +3,6 @@
 //! `(f32[2], s32) ({1, 2}, 5)`. Floats print the shortest text that reads back
 //! to the same bits. Large arrays are elided numpy-style unless `full`.
 
-use crate::types::Type;
 use crate::value::{Array, Scalar, Value};
 use crate::with_array;
 use half::{bf16, f16};
@@ -225,11 +224,6 @@ fn layout(n: &Node, width: usize, indent: usize) -> String {
         }
         _ => one,
     }
-}
-
-/// A type for display; scalars as `f32[]`.
-pub fn format_type(t: &Type) -> String {
-    t.to_string()
 }
 
 #[cfg(test)]

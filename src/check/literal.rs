@@ -27,11 +27,6 @@ pub fn has_float_text(e: &Expr) -> bool {
         .unwrap_or(false)
 }
 
-/// True when `e` is a literal at all (typed or not): its value is known before running.
-pub fn is_literal(e: &Expr) -> bool {
-    is_weak(e) || matches!(e.kind, ExprKind::Typed { .. })
-}
-
 /// The leaves and dims of a literal, before an element type is chosen.
 pub struct Flat {
     pub dims: Vec<usize>,

@@ -377,7 +377,7 @@ impl<'s> Checker<'s> {
 
     /// Rejects values larger than the memory limit (checked arithmetic throughout).
     pub fn check_size(&self, ty: &Type, span: &Span) -> Result<(), Diag> {
-        if let Some(a) = self_extent_overflow(ty) {
+        if let Some(a) = extent_overflow(ty) {
             return Err(Diag::check("size", format!("{a} has dimensions whose product (ignoring zeros) exceeds the addressable range"), span.clone())
                 .with_label("too large"));
         }
@@ -794,7 +794,7 @@ impl<'s> Checker<'s> {
 
 /// An array in `ty` whose nonzero dimension sizes multiply past `isize::MAX` (even an
 /// empty array cannot have such a shape in memory).
-fn self_extent_overflow(ty: &Type) -> Option<&ArrayType> {
+fn extent_overflow(ty: &Type) -> Option<&ArrayType> {
     match ty {
         Type::Array(a) => {
             let extent = a
@@ -806,7 +806,7 @@ fn self_extent_overflow(ty: &Type) -> Option<&ArrayType> {
                 _ => Some(a),
             }
         }
-        Type::Tuple(ts) => ts.iter().find_map(self_extent_overflow),
+        Type::Tuple(ts) => ts.iter().find_map(extent_overflow),
     }
 }
 

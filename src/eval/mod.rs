@@ -127,27 +127,24 @@ impl Frame<'_> {
                     .collect::<Result<_, _>>()?,
             )),
             ExprKind::Op { kernel, args, .. } => {
-                if let Some(plan) = kernel.as_elementwise().and_then(|k| fuse::plan(k, args)) {
-                    let vals = plan
-                        .leaves
-                        .iter()
-                        .map(|(l, _)| self.eval(l))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    if INTERRUPTED.load(Ordering::Relaxed) {
-                        return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
-                    }
-                    return fuse::run(&plan, &vals)
-                        .map(Value::Array)
-                        .map_err(|k| k.at(e.span.clone()));
-                }
-                let vals = args
-                    .iter()
+                // A fusable elementwise tree evaluates its leaves; any other op its arguments.
+                let plan = kernel.as_elementwise().and_then(|k| fuse::plan(k, args));
+                let operands: Vec<&ir::Expr> = match &plan {
+                    Some(p) => p.leaves.iter().map(|(l, _)| *l).collect(),
+                    None => args.iter().collect(),
+                };
+                let vals = operands
+                    .into_iter()
                     .map(|a| self.eval(a))
                     .collect::<Result<Vec<_>, _>>()?;
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
                 }
-                kernel.run(&vals, self).map_err(|k| k.at(e.span.clone()))
+                let out = match &plan {
+                    Some(p) => fuse::run(p, &vals).map(Value::Array),
+                    None => kernel.run(&vals, self),
+                };
+                out.map_err(|k| k.at(e.span.clone()))
             }
             ExprKind::CallComp { comp, args } => {
                 let vals = args

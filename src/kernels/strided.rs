@@ -58,19 +58,6 @@ impl<'a, T> Src<'a, T> {
             _life: PhantomData,
         }
     }
-
-    /// A view with explicit strides from the operand's first element (for Transpose, Rev, Slice).
-    ///
-    /// # Safety
-    /// Every index inside the output dims, dotted with `strides` and added to
-    /// `offset`, must land inside `a`'s storage.
-    pub unsafe fn with_strides(a: &'a Nd<T>, offset: isize, strides: Vec<isize>) -> Self {
-        Src {
-            ptr: unsafe { a.as_ptr().offset(offset) },
-            strides,
-            _life: PhantomData,
-        }
-    }
 }
 
 /// Dimensions after coalescing, with each operand's strides; the last one is the inner run.

@@ -47,19 +47,9 @@ fn rule(
     pred_out: bool,
 ) -> Result<Checked, Diag> {
     let e = cx.require(Some(0), "operand")?;
-    let hint = if classes.contains(&"int") || classes.contains(&"sint") {
-        None
-    } else if classes.contains(&"float") {
-        Some(ElemType::F32)
-    } else {
-        None
-    };
     // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
-    let hint = if crate::check::literal::is_weak(e) && !crate::check::literal::has_float_text(e) {
-        hint
-    } else {
-        None
-    };
+    let float_only = classes.iter().all(|c| *c == "float");
+    let hint = float_only.then_some(ElemType::F32);
     let o = cx.push_operand(e, hint)?;
     let t = cx.array(&o, "C1", "operand")?.clone();
     let Some(f) = pick(t.elem) else {

@@ -170,8 +170,3 @@ pub fn build_array(
     }
     crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
 }
-
-/// A scalar array of any type holding an i64 (used for generated constants).
-pub fn scalar_from_i64(elem: ElemType, v: i64) -> Array {
-    crate::with_elem_type!(elem, T => Array::from_nd(ArrayD::from_elem(IxDyn(&[]), <T as CastFrom<i64>>::cast_from(v))))
-}

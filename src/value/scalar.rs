@@ -15,8 +15,6 @@ use std::fmt::Debug;
 pub trait Scalar: Copy + Send + Sync + 'static + Default + PartialEq + Debug {
     const TYPE: ElemType;
     fn to_f64(self) -> f64;
-    /// Exact for every integer element type; floats truncate (used only for index values).
-    fn to_i128(self) -> i128;
     fn is_nan(self) -> bool {
         false
     }
@@ -33,8 +31,6 @@ macro_rules! scalar_prim {
             const TYPE: ElemType = ElemType::$e;
             #[inline(always)]
             fn to_f64(self) -> f64 { self as f64 }
-            #[inline(always)]
-            fn to_i128(self) -> i128 { self as i128 }
             #[allow(clippy::float_cmp, clippy::eq_op)]
             fn is_nan(self) -> bool { self != self }
         }
@@ -47,17 +43,11 @@ impl Scalar for bool {
     fn to_f64(self) -> f64 {
         self as u8 as f64
     }
-    fn to_i128(self) -> i128 {
-        self as i128
-    }
 }
 impl Scalar for f16 {
     const TYPE: ElemType = ElemType::F16;
     fn to_f64(self) -> f64 {
         f16::to_f64(self)
-    }
-    fn to_i128(self) -> i128 {
-        f16::to_f32(self) as i128
     }
     fn is_nan(self) -> bool {
         f16::is_nan(self)
@@ -67,9 +57,6 @@ impl Scalar for bf16 {
     const TYPE: ElemType = ElemType::BF16;
     fn to_f64(self) -> f64 {
         bf16::to_f64(self)
-    }
-    fn to_i128(self) -> i128 {
-        bf16::to_f32(self) as i128
     }
     fn is_nan(self) -> bool {
         bf16::is_nan(self)
