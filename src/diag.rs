@@ -76,6 +76,11 @@ impl Diag {
         self
     }
 
+    /// The one-line form, `[code] message`: what tests and summaries match on.
+    pub fn headline(&self) -> String {
+        format!("[{}] {}", self.code, self.message)
+    }
+
     /// 1-based line and column of the primary span's start (columns count characters).
     pub fn line_col(&self, src: &str) -> (usize, usize) {
         line_col(src, self.span.start)
