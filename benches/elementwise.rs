@@ -5,7 +5,7 @@
 //! session. The plain copy is the memory-bandwidth yardstick: the others
 //! should stay within 1.5x of it for the same bytes moved.
 //!
-//! Run: `cargo bench --bench elementwise` (not run in CI).
+//! Run: `cargo bench -p xlet-bench --bench elementwise` (not run in CI).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};

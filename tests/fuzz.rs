@@ -1,0 +1,621 @@
+//! A mutation fuzzer on stable Rust: programs made by mutating the conformance
+//! corpus go through parse → check → run → print → render in-process, under
+//! xlet's own memory limits and a time limit per input (spec/fuzzing.md).
+//!
+//! The campaign runs in a child process (this same test binary, re-executed
+//! with `XLET_FUZZ_CHILD=1`): the child executes inputs in a loop, and the
+//! parent supervises it, so even an abort or a stack overflow (which no
+//! `catch_unwind` can catch) is reported with the input that caused it.
+//!
+//! - `cargo test --release --test fuzz`: the short fixed-seed campaign (the same
+//!   inputs on every run) plus every saved regression input.
+//! - Longer, deliberate runs: `XLET_FUZZ_EXECS=1000000 XLET_FUZZ_SEED=7
+//!   cargo test --release --test fuzz -- --nocapture`, or `XLET_FUZZ_SECONDS=600`.
+//!
+//! Every failure (panic, abort, hang) is saved under `target/fuzz/crashes/` and
+//! replayed by later runs (`saved_crash/...` trials) until it is fixed and moved
+//! into `conformance/fuzz/` as a case (the corpus the fuzzer mutates includes it).
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use xlet::check::Limits;
+use xlet::diag::render;
+use xlet::eval::{INTERRUPTED, Output};
+use xlet::ir;
+use xlet::print::{PrintOptions, format_value};
+use xlet::session::Session;
+use xlet::value::Value;
+
+/// Inputs of the short campaign in `cargo test`: fixed, so every run sees the same ones.
+const SHORT_EXECS: u64 = 4000;
+const SHORT_SEED: u64 = 0x5eed_2026;
+/// One input may run this long before it is interrupted (Ctrl-C's flag), and
+/// this much longer again before it counts as hung.
+const INPUT_TIME: Duration = Duration::from_secs(2);
+const HANG_GRACE: Duration = Duration::from_secs(5);
+/// The largest value one fuzz input may create: small, so a campaign stays fast
+/// and a 2-core CI machine is never short of memory.
+const FUZZ_MAX_VALUE: usize = 16 << 20;
+
+fn main() {
+    if std::env::var_os("XLET_FUZZ_CHILD").is_some() {
+        std::process::exit(child_main());
+    }
+    let args = Arguments::from_args();
+    let mut trials = vec![
+        Trial::test("campaign", campaign),
+        Trial::test("harness_reports_an_abort", harness_reports_an_abort),
+    ];
+    for path in saved_crashes() {
+        let name = format!("saved_crash/{}", file_stem(&path));
+        trials.push(Trial::test(name, move || replay(&path)));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn work_dir() -> PathBuf {
+    root().join("target").join("fuzz")
+}
+
+fn file_stem(p: &Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.trim().parse().ok())
+}
+
+// ---------------------------------------------------------------- the parent
+
+/// The campaign `cargo test` runs (or the one the environment asks for).
+fn campaign() -> Result<(), Failed> {
+    let execs = env_u64("XLET_FUZZ_EXECS");
+    let seconds = env_u64("XLET_FUZZ_SECONDS");
+    let seed = env_u64("XLET_FUZZ_SEED").unwrap_or(SHORT_SEED);
+    let execs = match (execs, seconds) {
+        (None, None) => SHORT_EXECS,
+        (Some(n), _) => n,
+        (None, Some(_)) => u64::MAX,
+    };
+    let report = supervise(seed, execs, seconds.unwrap_or(0), None)?;
+    println!("{}", report.summary);
+    if report.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(report.problems.join("\n").into())
+    }
+}
+
+/// The supervision itself is tested: a child made to abort on input 3 must be
+/// reported, with input 3 made again and saved.
+fn harness_reports_an_abort() -> Result<(), Failed> {
+    let report = supervise(SHORT_SEED, 10, 0, Some(3))?;
+    let corpus = Corpus::load(&root().join("conformance"));
+    let want = corpus.mutant(&mut Rng::for_input(SHORT_SEED, 3));
+    match &report.saved {
+        Some(p) if std::fs::read_to_string(p).ok().as_deref() == Some(want.as_str()) => {
+            // Keep the injected abort out of the saved crashes that later runs replay.
+            let _ = std::fs::remove_file(p);
+            Ok(())
+        }
+        other => Err(format!("expected input 3 to be saved, got {other:?}; {:?}", report.problems).into()),
+    }
+}
+
+struct Report {
+    summary: String,
+    /// One line per finding; empty when the campaign was clean.
+    problems: Vec<String>,
+    /// The input the child died on, saved.
+    saved: Option<PathBuf>,
+}
+
+/// Runs a campaign in a child process and collects what it found.
+fn supervise(seed: u64, execs: u64, seconds: u64, abort_at: Option<u64>) -> Result<Report, String> {
+    let dir = work_dir();
+    std::fs::create_dir_all(dir.join("crashes")).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    // Each child records its progress in its own file: trials run side by side.
+    static CHILDREN: AtomicU64 = AtomicU64::new(0);
+    let index_file = dir.join(format!(
+        "current-index-{}-{}",
+        std::process::id(),
+        CHILDREN.fetch_add(1, Ordering::SeqCst)
+    ));
+    let mut cmd = Command::new(exe);
+    cmd.env("XLET_FUZZ_CHILD", "1")
+        .env("XLET_FUZZ_INDEX_FILE", &index_file)
+        .env("XLET_FUZZ_SEED", seed.to_string())
+        .env("XLET_FUZZ_EXECS", execs.to_string())
+        .env("XLET_FUZZ_SECONDS", seconds.to_string())
+        .env_remove("XLET_FUZZ_ABORT_AT")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    if let Some(n) = abort_at {
+        cmd.env("XLET_FUZZ_ABORT_AT", n.to_string());
+    }
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start the fuzz child: {e}"))?;
+    let mut lines = vec![];
+    if let Some(out) = child.stdout.take() {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if std::env::var_os("XLET_FUZZ_VERBOSE").is_some() {
+                eprintln!("{line}");
+            }
+            lines.push(line);
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let summary = lines
+        .iter()
+        .filter(|l| l.starts_with("fuzz:") || l.starts_with("time by"))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut problems: Vec<String> = lines.into_iter().filter(|l| l.starts_with("FOUND")).collect();
+    let mut saved = None;
+    let index = std::fs::read(&index_file);
+    let _ = std::fs::remove_file(&index_file);
+    if !status.success() && problems.is_empty() {
+        // The child died in the middle of an input (an abort, a stack overflow,
+        // the OOM killer): make that input again from the seed and its index.
+        let index = index
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_le_bytes)
+            .unwrap_or(0);
+        let corpus = Corpus::load(&root().join("conformance"));
+        let src = corpus.mutant(&mut Rng::for_input(seed, index));
+        let path = save_crash(&src);
+        problems.push(format!(
+            "the fuzz child died ({status}) on input {index}, saved as {}",
+            path.display()
+        ));
+        saved = Some(path);
+    }
+    Ok(Report {
+        summary,
+        problems,
+        saved,
+    })
+}
+
+/// Saves a failing input under target/fuzz/crashes/, named by its hash.
+fn save_crash(src: &str) -> PathBuf {
+    let path = work_dir()
+        .join("crashes")
+        .join(format!("crash-{:016x}.xlet", fnv(src.as_bytes())));
+    let _ = std::fs::write(&path, src);
+    path
+}
+
+fn saved_crashes() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(work_dir().join("crashes"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "xlet"));
+    v.sort();
+    v
+}
+
+/// Replays one saved input in-process (a child is not needed: once fixed it
+/// neither panics nor aborts).
+fn replay(path: &Path) -> Result<(), Failed> {
+    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let runner = Runner::start();
+    match runner.exec(&src) {
+        Verdict::Fine(_) => Ok(()),
+        Verdict::Panicked(m) => Err(format!("panic: {m}").into()),
+        Verdict::Hung => Err("hung".into()),
+    }
+}
+
+// ---------------------------------------------------------------- the child
+
+fn child_main() -> i32 {
+    limit_address_space();
+    let seed = env_u64("XLET_FUZZ_SEED").unwrap_or(SHORT_SEED);
+    let execs = env_u64("XLET_FUZZ_EXECS").unwrap_or(SHORT_EXECS);
+    let seconds = env_u64("XLET_FUZZ_SECONDS").unwrap_or(0);
+    let abort_at = env_u64("XLET_FUZZ_ABORT_AT");
+    let deadline = (seconds > 0).then(|| Instant::now() + Duration::from_secs(seconds));
+    let corpus = Corpus::load(&root().join("conformance"));
+    if corpus.files.is_empty() {
+        println!("FOUND no corpus under conformance/");
+        return 1;
+    }
+    let index_file = std::env::var_os("XLET_FUZZ_INDEX_FILE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| work_dir().join("current-index"));
+    let progress = match std::fs::File::create(&index_file) {
+        Ok(f) => f,
+        Err(e) => {
+            println!("FOUND cannot write {}: {e}", index_file.display());
+            return 1;
+        }
+    };
+    let runner = Runner::start();
+    let started = Instant::now();
+    let mut stats = [0u64; 4];
+    let mut found = 0u64;
+    let mut n = 0u64;
+    let mut slowest = (Duration::ZERO, 0usize);
+    let mut time_by = [Duration::ZERO; 4];
+    while n < execs && deadline.is_none_or(|d| Instant::now() < d) {
+        let src = corpus.mutant(&mut Rng::for_input(seed, n));
+        // Recorded before running: if this input kills the process, the parent
+        // regenerates it from the seed and this index.
+        let _ = progress.write_all_at(&n.to_le_bytes(), 0);
+        if abort_at == Some(n) {
+            std::process::abort();
+        }
+        let t0 = Instant::now();
+        let verdict = runner.exec(&src);
+        let took = t0.elapsed();
+        if took > slowest.0 {
+            slowest = (took, src.len());
+        }
+        match verdict {
+            Verdict::Fine(outcome) => {
+                stats[outcome as usize] += 1;
+                time_by[outcome as usize] += took;
+            }
+            Verdict::Panicked(msg) => {
+                found += 1;
+                let p = save_crash(&src);
+                println!("FOUND panic `{}` on {}", one_line(&msg), p.display());
+            }
+            Verdict::Hung => {
+                let p = save_crash(&src);
+                println!("FOUND hang on {} (not interrupted within the grace time)", p.display());
+                return 1;
+            }
+        }
+        n += 1;
+        if n % 1000 == 0 {
+            println!("progress: {n} inputs");
+        }
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "fuzz: seed {seed}: {n} inputs in {secs:.1} s ({:.0}/s): {} ran, {} runtime failures, {} check errors, {} syntax errors; {found} findings; slowest input {:.0?} ({} bytes)",
+        n as f64 / secs.max(1e-9),
+        stats[0],
+        stats[1],
+        stats[2],
+        stats[3],
+        slowest.0,
+        slowest.1,
+    );
+    println!("time by outcome (ran, runtime failure, check error, syntax error): {time_by:?}");
+    if found > 0 { 1 } else { 0 }
+}
+
+/// However an input misbehaves, the child may not take the machine's memory:
+/// past this much address space an allocation fails (and the parent reports
+/// the input) instead of the OOM killer choosing a victim.
+const CHILD_ADDRESS_SPACE: u64 = 12 << 30;
+
+#[cfg(target_os = "linux")]
+fn limit_address_space() {
+    let lim = libc::rlimit {
+        rlim_cur: CHILD_ADDRESS_SPACE,
+        rlim_max: CHILD_ADDRESS_SPACE,
+    };
+    // SAFETY: setrlimit only reads the struct passed to it.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_AS, &lim);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn limit_address_space() {}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// FNV-1a, to name saved inputs by their content.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// SplitMix64: small, seedable, good enough to pick mutations.
+struct Rng(u64);
+
+impl Rng {
+    /// The generator of input number `n` of the campaign with `seed`: any input
+    /// can be made again on its own.
+    fn for_input(seed: u64, n: u64) -> Rng {
+        let mut r = Rng(seed ^ n.wrapping_mul(0xd134_2543_de82_ef95));
+        r.next();
+        r
+    }
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+    }
+    fn pick<'a, T>(&mut self, xs: &'a [T]) -> Option<&'a T> {
+        xs.get(self.below(xs.len()))
+    }
+}
+
+// ---------------------------------------------------------------- mutation
+
+/// Numbers that sit on edges: sizes, type ranges, float specials.
+const NUMBERS: &[&str] = &[
+    "0", "1", "-1", "2", "3", "7", "127", "128", "255", "256", "65535", "65536", "70000",
+    "2147483647", "-2147483648", "4294967295", "4294967296", "9223372036854775807",
+    "18446744073709551615", "99999999999999999999", "100000000", "1000000000", "0.5", "-0",
+    "1e39", "1e400", "1e-46", "nan", "-nan", "inf", "-inf", "3.4028235e38",
+];
+
+/// Fragments that shape programs: brackets, types with edge sizes, separators.
+const FRAGMENTS: &[&str] = &[
+    "{", "}", "(", ")", "[", "]", ",", ";", "\n", "=", "==", "~=", "x", "_", ".", ":", "->",
+    "{}", "{{}}", "()", "(,)", "f32[0]", "f32[0x100000000]", "f32[100000000x0]",
+    "s32[2x0x3]", "f32[]", "pred[3]", "u8[4294967296]", "f16", "bf16", "f64[1x1x1x1x1x1]",
+    "then ", "let y = ", "comp g(a: f32) -> f32 { a }\n", "broadcast_dimensions={1}",
+    "broadcast_dimensions={}", "{0, 0}", "{1, 0}", "{4294967296}", "/*", "*/", "//",
+    "\"", "'", "\u{0}", "é", "within ", "type=TOTALORDER",
+];
+
+/// A source cut into tokens (identifiers, numbers, single characters, whitespace runs).
+fn tokens(src: &str) -> Vec<&str> {
+    let mut out = vec![];
+    let mut rest = src;
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_alphanumeric() || c == '_' || c == '.' {
+            rest.find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
+                .unwrap_or(rest.len())
+        } else if c.is_whitespace() {
+            rest.find(|ch: char| !ch.is_whitespace()).unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
+        out.push(&rest[..len]);
+        rest = &rest[len..];
+    }
+    out
+}
+
+struct Corpus {
+    files: Vec<String>,
+    /// Every identifier in the corpus (op names, attributes, types, variables).
+    words: Vec<String>,
+}
+
+impl Corpus {
+    fn load(dir: &Path) -> Corpus {
+        let mut paths = vec![];
+        walk(dir, &mut paths);
+        paths.sort();
+        let files: Vec<String> = paths
+            .iter()
+            .filter_map(|p| std::fs::read_to_string(p).ok())
+            .collect();
+        let mut words = BTreeSet::new();
+        for f in &files {
+            for t in tokens(f) {
+                if t.starts_with(|c: char| c.is_alphabetic()) {
+                    words.insert(t.to_string());
+                }
+            }
+        }
+        Corpus {
+            files,
+            words: words.into_iter().collect(),
+        }
+    }
+
+    /// A corpus file with one to four mutations.
+    fn mutant(&self, rng: &mut Rng) -> String {
+        let base = rng.pick(&self.files).map(String::as_str).unwrap_or("");
+        let mut toks: Vec<String> = tokens(base).into_iter().map(str::to_string).collect();
+        for _ in 0..1 + rng.below(4) {
+            self.mutate(&mut toks, rng);
+        }
+        toks.concat()
+    }
+
+    fn mutate(&self, toks: &mut Vec<String>, rng: &mut Rng) {
+        let n = toks.len();
+        let at = rng.below(n + 1);
+        match rng.below(8) {
+            // An edge number in place of a number (or anywhere).
+            0 | 1 => {
+                let num = rng.pick(NUMBERS).copied().unwrap_or("0").to_string();
+                let numeric: Vec<usize> = (0..n)
+                    .filter(|&i| toks[i].starts_with(|c: char| c.is_ascii_digit()))
+                    .collect();
+                match rng.pick(&numeric) {
+                    Some(&i) => toks[i] = num,
+                    None => toks.insert(at, num),
+                }
+            }
+            // Another identifier in place of one.
+            2 => {
+                let idents: Vec<usize> = (0..n)
+                    .filter(|&i| toks[i].starts_with(|c: char| c.is_alphabetic()))
+                    .collect();
+                if let (Some(&i), Some(w)) = (rng.pick(&idents), rng.pick(&self.words)) {
+                    toks[i] = w.clone();
+                }
+            }
+            // Delete a few tokens.
+            3 => {
+                let len = (1 + rng.below(8)).min(n.saturating_sub(at));
+                toks.drain(at..at + len);
+            }
+            // Repeat a run of tokens, sometimes many times (deep or long inputs).
+            4 => {
+                let len = (1 + rng.below(12)).min(n.saturating_sub(at));
+                let run: Vec<String> = toks[at..at + len].to_vec();
+                let times = if rng.below(8) == 0 { 1 + rng.below(2000) } else { 1 };
+                let copies = std::iter::repeat_n(run, times).flatten();
+                toks.splice(at + len..at + len, copies);
+            }
+            // A structural fragment.
+            5 | 6 => {
+                let f = rng.pick(FRAGMENTS).copied().unwrap_or(",");
+                toks.insert(at, f.to_string());
+            }
+            // Splice in a run of another file.
+            _ => {
+                let other = rng.pick(&self.files).map(String::as_str).unwrap_or("");
+                let ot = tokens(other);
+                let from = rng.below(ot.len());
+                let len = (1 + rng.below(40)).min(ot.len().saturating_sub(from));
+                toks.splice(at..at, ot[from..from + len].iter().map(|t| t.to_string()));
+            }
+        }
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|x| x == "xlet") {
+            out.push(p);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- execution
+
+/// How an input ended, when it ended well.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Ran = 0,
+    RuntimeFailure = 1,
+    CheckError = 2,
+    SyntaxError = 3,
+}
+
+enum Verdict {
+    Fine(Outcome),
+    Panicked(String),
+    Hung,
+}
+
+/// Prints every value the way `xlet run` does, into a string that is dropped.
+struct Sink(String);
+
+impl Output for Sink {
+    fn print(&mut self, value: &Value, _expr: &ir::Expr) {
+        self.0 = format_value(value, &PrintOptions::default());
+    }
+}
+
+/// One long-lived thread with xlet's large stack that executes inputs.
+struct Runner {
+    jobs: mpsc::Sender<String>,
+    done: mpsc::Receiver<Result<Outcome, String>>,
+}
+
+impl Runner {
+    fn start() -> Runner {
+        // Panics are expected findings; keep their default report off the output.
+        std::panic::set_hook(Box::new(|_| {}));
+        let (jobs, rx) = mpsc::channel::<String>();
+        let (tx, done) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("fuzz-exec".into())
+            .stack_size(1 << 30)
+            .spawn(move || {
+                for src in rx {
+                    let r = std::panic::catch_unwind(|| execute(&src))
+                        .map_err(|p| panic_text(p.as_ref()));
+                    if tx.send(r).is_err() {
+                        break;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            println!("FOUND cannot start the execution thread: {e}");
+        }
+        Runner { jobs, done }
+    }
+
+    fn exec(&self, src: &str) -> Verdict {
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        if self.jobs.send(src.to_string()).is_err() {
+            return Verdict::Panicked("the execution thread is gone".into());
+        }
+        let first = self.done.recv_timeout(INPUT_TIME);
+        let r = match first {
+            Ok(r) => r,
+            Err(_) => {
+                // Too slow: interrupt it the way Ctrl-C would, and give it time to stop.
+                INTERRUPTED.store(true, Ordering::SeqCst);
+                match self.done.recv_timeout(HANG_GRACE) {
+                    Ok(r) => r,
+                    Err(_) => return Verdict::Hung,
+                }
+            }
+        };
+        INTERRUPTED.store(false, Ordering::SeqCst);
+        match r {
+            Ok(o) => Verdict::Fine(o),
+            Err(m) => Verdict::Panicked(m),
+        }
+    }
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Parse, check, run and print one input, then render its diagnostics.
+fn execute(src: &str) -> Outcome {
+    let mut session = Session::new(Limits {
+        max_value_bytes: FUZZ_MAX_VALUE,
+        ..Default::default()
+    });
+    let mut sink = Sink(String::new());
+    match session.run(src, &mut sink) {
+        Ok(()) => Outcome::Ran,
+        Err(f) => {
+            let mut rendered = 0usize;
+            for d in &f.diags {
+                rendered += render(d, "fuzz.xlet", src, false).len();
+            }
+            std::hint::black_box(rendered);
+            match f.stage {
+                xlet::diag::Stage::Syntax => Outcome::SyntaxError,
+                xlet::diag::Stage::Check => Outcome::CheckError,
+                xlet::diag::Stage::Runtime => Outcome::RuntimeFailure,
+            }
+        }
+    }
+}
