@@ -222,6 +222,83 @@ fn skip_rest_of_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
 
 // ---- small pieces -------------------------------------------------------
 
+/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), read in one
+/// loop instead of through the whole expression grammar for every element. It
+/// builds exactly the tree the general grammar would (`-x` is `Neg` of the number).
+/// Anything else fails quietly without consuming, and the general brace parser
+/// reads the text (and reports any error).
+fn number_list<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> + Clone {
+    custom(|inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        let start = inp.save();
+        match read_number_list(inp) {
+            Some(list) => Ok(list),
+            None => {
+                inp.rewind(start);
+                Err(nothing_here(inp))
+            }
+        }
+    })
+}
+
+/// The loop of `number_list`; `None` where the text is anything else.
+fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Expr> {
+    let begin = inp.cursor();
+    if inp.next_ref() != Some(&Tok::LBrace) {
+        return None;
+    }
+    let mut items = Vec::new();
+    loop {
+        // An item, or the closing brace (at the start, or after a trailing comma).
+        let at = inp.cursor();
+        let mut negative = false;
+        let mut num_at = inp.cursor();
+        let mut tok = inp.next_ref();
+        match tok {
+            Some(Tok::RBrace) => break,
+            Some(Tok::Minus) => {
+                negative = true;
+                num_at = inp.cursor();
+                tok = inp.next_ref();
+            }
+            _ => {}
+        }
+        let number = match tok {
+            Some(Tok::Int(text)) => NumLit {
+                text: text.clone(),
+                is_integer: true,
+            },
+            Some(Tok::Float(text)) => NumLit {
+                text: text.clone(),
+                is_integer: false,
+            },
+            _ => return None,
+        };
+        let mut item = Expr {
+            kind: ExprKind::Number(number),
+            span: inp.span_since(&num_at),
+        };
+        if negative {
+            item = Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Neg,
+                    operand: Box::new(item),
+                },
+                span: inp.span_since(&at),
+            };
+        }
+        items.push(item);
+        match inp.next_ref() {
+            Some(Tok::Comma) => {}
+            Some(Tok::RBrace) => break,
+            _ => return None,
+        }
+    }
+    Some(Expr {
+        kind: ExprKind::Brace(items),
+        span: inp.span_since(&begin),
+    })
+}
+
 /// `parser` one level deeper, or an error if that is too deep.
 fn nest<'t, O, P>(what: &'static str, parser: P) -> impl Parser<'t, In<'t>, O, Extra> + Clone
 where
@@ -385,20 +462,21 @@ fn exprs<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> (ExprParser<'t>, Exp
         };
 
         // `{a, b, ...}`, trailing comma allowed.
-        let brace = just(Tok::LBrace)
-            .ignore_then(
-                expr.clone()
-                    .separated_by(just(Tok::Comma))
-                    .allow_trailing()
-                    .collect::<Vec<_>>(),
-            )
-            .then_ignore(just(Tok::RBrace))
-            .map_with(|items, e| Expr {
-                kind: ExprKind::Brace(items),
-                span: e.span(),
-            })
-            .labelled(Ctx::Brace)
-            .as_context()
+        let brace = number_list()
+            .or(just(Tok::LBrace)
+                .ignore_then(
+                    expr.clone()
+                        .separated_by(just(Tok::Comma))
+                        .allow_trailing()
+                        .collect::<Vec<_>>(),
+                )
+                .then_ignore(just(Tok::RBrace))
+                .map_with(|items, e| Expr {
+                    kind: ExprKind::Brace(items),
+                    span: e.span(),
+                })
+                .labelled(Ctx::Brace)
+                .as_context())
             .boxed();
 
         // `()`, `(a)`, `(a,)`, `(a, b, ...)`.

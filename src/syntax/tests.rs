@@ -1325,3 +1325,31 @@ fn comp_may_not_take_an_element_type_name() {
     }
     assert!(parse("comp f32_fn(x: f32) -> f32 { x }").is_ok());
 }
+
+#[test]
+fn number_lists_read_like_any_brace() {
+    // Plain number lists take a fast path; the tree and spans must be the general ones.
+    let fast = "{1, -2, 3.5e1,}";
+    let general = "{1, -2, 3.5e1, x}";
+    assert_eq!(e(fast), "{1 (Neg 2) ~3.5e1}");
+    let (ExprKind::Brace(a), ExprKind::Brace(b)) = (
+        parse_expr(fast).unwrap().kind,
+        parse_expr(general).unwrap().kind,
+    ) else {
+        panic!("not braces")
+    };
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.span, y.span);
+        if let (ExprKind::Unary { operand: p, .. }, ExprKind::Unary { operand: q, .. }) =
+            (&x.kind, &y.kind)
+        {
+            assert_eq!(p.span, q.span);
+        }
+    }
+    assert_eq!(e("{{1, 2}, {-3, 4}}"), "{{1 2} {(Neg 3) 4}}");
+    assert_eq!(e("{}"), "{}");
+    assert_eq!(e("{1, 2 + 3}"), "{1 (Add 2 3)}");
+    // Errors inside a number list are still the general parser's.
+    assert!(parse_expr("{1, 2 3}").is_err());
+    assert!(parse_expr("{1,, 2}").is_err());
+}
