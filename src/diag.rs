@@ -87,64 +87,169 @@ impl Diag {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Scans the text up to
+/// `offset`: for many offsets into one text, use `LineIndex`.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(src.len());
-    let before = src.get(..offset).unwrap_or(src);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
+    LineIndex::new(src).line_col(src, offset)
 }
 
-/// Renders a diagnostic with ariadne: `file:line:col`, the span underlined, notes and help.
-pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
-    let clamp = |s: &Span| {
-        let end = s.end.min(src.len());
-        let start = s.start.min(end);
-        start..end
-    };
-    let (line, col) = diag.line_col(src);
-    let mut report = Report::build(ReportKind::Error, (file, clamp(&diag.span)))
-        .with_config(
-            Config::new()
-                .with_index_type(IndexType::Byte)
-                .with_color(color),
-        )
-        .with_code(&diag.code)
-        .with_message(format!("{} ({file}:{line}:{col})", diag.message));
-    let primary = if diag.label.is_empty() {
-        diag.message.clone()
-    } else {
-        diag.label.clone()
-    };
-    report = report.with_label(
-        Label::new((file, clamp(&diag.span)))
-            .with_message(primary)
-            .with_color(Color::Red)
-            .with_priority(10),
-    );
-    for (span, msg) in &diag.secondary {
-        report = report.with_label(
-            Label::new((file, clamp(span)))
-                .with_message(msg)
-                .with_color(Color::Yellow),
+/// Where each line of a text starts, so that line/column look-ups cost a binary
+/// search plus the length of one line, not a scan from the start.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(src: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
         );
+        LineIndex { starts }
     }
-    for note in &diag.notes {
-        report = report.with_note(note);
+
+    /// 1-based line and column (in characters) of byte `offset` of `src` (the text
+    /// this index was built from).
+    pub fn line_col(&self, src: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(src.len());
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = match src.get(start..offset) {
+            Some(t) => t.chars().count(),
+            // Not on a character boundary: count the whole characters before it.
+            None => String::from_utf8_lossy(&src.as_bytes()[start..offset])
+                .chars()
+                .count(),
+        };
+        (line, col + 1)
     }
-    if let Some(help) = &diag.help {
-        report = report.with_help(help);
+}
+
+/// Renders diagnostics of one source text; the text's line index (ours and
+/// ariadne's) is built once, so rendering N diagnostics costs O(text + N·line).
+pub struct Renderer<'a> {
+    file: &'a str,
+    src: &'a str,
+    source: Source<&'a str>,
+    lines: LineIndex,
+    color: bool,
+}
+
+impl<'a> Renderer<'a> {
+    pub fn new(file: &'a str, src: &'a str, color: bool) -> Self {
+        Renderer {
+            file,
+            src,
+            source: Source::from(src),
+            lines: LineIndex::new(src),
+            color,
+        }
     }
-    let mut out = Vec::new();
-    let written = report.finish().write((file, Source::from(src)), &mut out);
-    match written {
-        Ok(()) => String::from_utf8_lossy(&out).into_owned(),
-        // Rendering can only fail on I/O into a Vec, which does not happen; keep the facts anyway.
-        Err(_) => format!(
-            "error[{}]: {} at {file}:{line}:{col}\n",
-            diag.code, diag.message
-        ),
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        self.lines.line_col(self.src, offset)
+    }
+
+    /// Renders a diagnostic with ariadne: `file:line:col`, the span underlined, notes and help.
+    pub fn render(&self, diag: &Diag) -> String {
+        let (file, src) = (self.file, self.src);
+        let clamp = |s: &Span| {
+            let end = s.end.min(src.len());
+            let start = s.start.min(end);
+            start..end
+        };
+        let (line, col) = self.line_col(diag.span.start);
+        let mut report = Report::build(ReportKind::Error, (file, clamp(&diag.span)))
+            .with_config(
+                Config::new()
+                    .with_index_type(IndexType::Byte)
+                    .with_color(self.color),
+            )
+            .with_code(&diag.code)
+            .with_message(format!("{} ({file}:{line}:{col})", diag.message));
+        let primary = if diag.label.is_empty() {
+            diag.message.clone()
+        } else {
+            diag.label.clone()
+        };
+        report = report.with_label(
+            Label::new((file, clamp(&diag.span)))
+                .with_message(primary)
+                .with_color(Color::Red)
+                .with_priority(10),
+        );
+        for (span, msg) in &diag.secondary {
+            report = report.with_label(
+                Label::new((file, clamp(span)))
+                    .with_message(msg)
+                    .with_color(Color::Yellow),
+            );
+        }
+        for note in &diag.notes {
+            report = report.with_note(note);
+        }
+        if let Some(help) = &diag.help {
+            report = report.with_help(help);
+        }
+        let mut out = Vec::new();
+        let written = report.finish().write((file, &self.source), &mut out);
+        match written {
+            Ok(()) => String::from_utf8_lossy(&out).into_owned(),
+            // Rendering can only fail on I/O into a Vec, which does not happen; keep the facts anyway.
+            Err(_) => format!(
+                "error[{}]: {} at {file}:{line}:{col}\n",
+                diag.code, diag.message
+            ),
+        }
+    }
+}
+
+/// Renders one diagnostic (builds the line index; for many, use `Renderer`).
+pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
+    Renderer::new(file, src, color).render(diag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_agrees_with_a_scan() {
+        let src = "ab\nçd\n\nxyz";
+        let idx = LineIndex::new(src);
+        let scan = |offset: usize| {
+            let before = &src[..offset];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+            (line, before[start..].chars().count() + 1)
+        };
+        for offset in src.char_indices().map(|(i, _)| i).chain([src.len()]) {
+            assert_eq!(idx.line_col(src, offset), scan(offset), "at {offset}");
+        }
+        assert_eq!(idx.line_col(src, 999), (4, 4));
+    }
+
+    #[test]
+    fn rendering_many_diagnostics_is_linear() {
+        // 20,000 diagnostics over a 20,000-line text: quadratic rendering took tens of seconds.
+        let src: String = (0..20_000)
+            .map(|i| format!("let b{i} = Neg(nope{i})\n"))
+            .collect();
+        let r = Renderer::new("f", &src, false);
+        let t = std::time::Instant::now();
+        let mut last = String::new();
+        for (i, (start, _)) in src.match_indices("nope").enumerate() {
+            last = r.render(&Diag::check(
+                "name",
+                format!("unknown {i}"),
+                start..start + 4,
+            ));
+        }
+        assert!(last.contains("f:20000:"), "{last}");
+        assert!(t.elapsed().as_secs() < 10, "took {:?}", t.elapsed());
     }
 }

@@ -18,6 +18,7 @@ pub mod ops;
 pub mod print;
 pub mod repl;
 pub mod session;
+pub mod source;
 pub mod syntax;
 pub mod types;
 pub mod value;

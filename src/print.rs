@@ -3,9 +3,12 @@
 //! `(f32[2], s32) ({1, 2}, 5)`. Floats print the shortest text that reads back
 //! to the same bits. Large arrays are elided numpy-style unless `full`.
 
-use crate::value::{Array, Scalar, Value};
+use crate::eval::INTERRUPTED;
+use crate::value::{Array, Nd, Scalar, Value};
 use crate::with_array;
 use half::{bf16, f16};
+use std::io::{self, Write};
+use std::sync::atomic::Ordering;
 
 #[derive(Clone, Debug)]
 pub struct PrintOptions {
@@ -110,125 +113,348 @@ impl FormatElem for bf16 {
     }
 }
 
-/// The value as a typed literal.
+/// Why a print stopped early.
+#[derive(Debug)]
+pub enum PrintError {
+    /// Ctrl-C (`eval::INTERRUPTED`) was seen while printing.
+    Interrupted,
+    /// The writer failed (a closed pipe, a full disk).
+    Io(io::Error),
+}
+
+impl From<io::Error> for PrintError {
+    fn from(e: io::Error) -> Self {
+        PrintError::Io(e)
+    }
+}
+
+/// What `format_value` appends when Ctrl-C stops a print halfway.
+pub const INTERRUPTED_MARK: &str = " ... ^C (printing interrupted)";
+
+/// The value as a typed literal. Bounded by what it shows when elision is on; with
+/// `full`, prefer `write_value`, which streams instead of building the text.
 pub fn format_value(v: &Value, opts: &PrintOptions) -> String {
+    let mut buf = Vec::new();
+    let stopped = write_value(&mut buf, v, opts).is_err();
+    let mut s = String::from_utf8(buf).unwrap_or_default();
+    if stopped {
+        s.push_str(INTERRUPTED_MARK);
+    }
+    s
+}
+
+/// Writes the value as a typed literal (without a trailing line break), streaming:
+/// memory stays bounded whatever the value's size, and the time is proportional to
+/// what is shown. Stops with `PrintError::Interrupted` when Ctrl-C is pressed.
+pub fn write_value(w: &mut dyn Write, v: &Value, opts: &PrintOptions) -> Result<(), PrintError> {
+    write_value_until(w, v, opts, &|| INTERRUPTED.load(Ordering::Relaxed))
+}
+
+/// `write_value`, stopping when `stop` says so (checked every few thousand pieces).
+fn write_value_until(
+    w: &mut dyn Write,
+    v: &Value,
+    opts: &PrintOptions,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), PrintError> {
+    let mut out = Out { w, ticks: 0, stop };
     match v {
-        Value::Array(a) => format_array(a, opts),
+        Value::Array(a) => {
+            let t = a.array_type();
+            let head = if t.dims.is_empty() {
+                t.elem.to_string()
+            } else {
+                t.to_string()
+            };
+            out.put(&head)?;
+            out.put(" ")?;
+            array_body(&mut out, a, opts, head.chars().count() + 1)
+        }
         Value::Tuple(items) => {
-            let ty = v.ty();
-            let bodies: Vec<String> = items.iter().map(|i| body_of(i, opts)).collect();
-            let comma = if items.len() == 1 { "," } else { "" };
-            format!("{ty} ({}{comma})", bodies.join(", "))
+            out.put(&v.ty().to_string())?;
+            out.put(" ")?;
+            tuple_body(&mut out, items, opts)
         }
     }
 }
 
-/// A tuple element without its type (the tuple's type already says it).
-fn body_of(v: &Value, opts: &PrintOptions) -> String {
-    match v {
-        Value::Array(a) => array_body(a, opts, 0),
-        Value::Tuple(items) => {
-            let bodies: Vec<String> = items.iter().map(|i| body_of(i, opts)).collect();
-            let comma = if items.len() == 1 { "," } else { "" };
-            format!("({}{comma})", bodies.join(", "))
+/// A tuple's elements without their types (the tuple's type already says them).
+fn tuple_body(out: &mut Out, items: &[Value], opts: &PrintOptions) -> Result<(), PrintError> {
+    out.put("(")?;
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            out.put(", ")?;
+        }
+        match item {
+            Value::Array(a) => array_body(out, a, opts, 0)?,
+            Value::Tuple(inner) => tuple_body(out, inner, opts)?,
         }
     }
+    out.put(if items.len() == 1 { ",)" } else { ")" })
 }
 
-pub fn format_array(a: &Array, opts: &PrintOptions) -> String {
-    let t = a.array_type();
-    let body = array_body(a, opts, t.to_string().len() + 1);
-    if t.dims.is_empty() {
-        format!("{} {body}", t.elem)
-    } else {
-        format!("{t} {body}")
+/// The writer, checking for Ctrl-C every so many pieces written.
+struct Out<'w> {
+    w: &'w mut dyn Write,
+    ticks: u32,
+    stop: &'w dyn Fn() -> bool,
+}
+
+impl Out<'_> {
+    fn put(&mut self, s: &str) -> Result<(), PrintError> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 4096 == 0 && (self.stop)() {
+            return Err(PrintError::Interrupted);
+        }
+        self.w.write_all(s.as_bytes())?;
+        Ok(())
     }
 }
 
-fn array_body(a: &Array, opts: &PrintOptions, indent: usize) -> String {
-    let elide = !opts.full && a.len() > opts.threshold;
+/// How many innermost brace lists or elements the body would show unelided: the
+/// element count, or for an empty array the `{}` leaves before its first size-0
+/// dimension (`f32[100000000x0]` has 10^8 of them, and is elided like a big array).
+fn unelided_items(dims: &[usize]) -> usize {
+    let mut n: usize = 1;
+    for &d in dims {
+        if d == 0 {
+            break;
+        }
+        n = n.saturating_mul(d);
+    }
+    n
+}
+
+fn array_body(
+    out: &mut Out,
+    a: &Array,
+    opts: &PrintOptions,
+    indent: usize,
+) -> Result<(), PrintError> {
+    let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
     with_array!(a, x => {
-        let dims = x.shape().to_vec();
-        let elems: Vec<String> = x.iter().map(|v| v.fmt_elem()).collect();
-        let nested = nest(&elems, &dims, 0, 0, elide, opts);
-        layout(&nested, opts.width.saturating_sub(indent), indent)
+        let mut body = Body {
+            a: x,
+            dims: x.shape(),
+            elide,
+            edge: opts.edge,
+            idx: vec![0; x.ndim()],
+            scratch: String::new(),
+        };
+        body.layout(out, 0, opts.width.saturating_sub(indent), indent)
     })
 }
 
-/// A literal as a tree, so that layout can decide where lines break.
-enum Node {
-    Leaf(String),
-    List(Vec<Node>),
-    Ellipsis,
+/// The entries of a dimension of size `n` that are shown: `Some(i)`, or `None` for `...`.
+fn entries(n: usize, elide: bool, edge: usize) -> impl Iterator<Item = Option<usize>> {
+    let cut = elide && n > 2 * edge;
+    let head = if cut { edge } else { n };
+    let tail = if cut { n - edge..n } else { 0..0 };
+    (0..head)
+        .map(Some)
+        .chain(cut.then_some(None))
+        .chain(tail.map(Some))
 }
 
-fn nest(
-    elems: &[String],
-    dims: &[usize],
-    depth: usize,
-    offset: usize,
+/// An array's body, read element by element straight from the (possibly strided)
+/// array: only the shown elements are ever formatted.
+struct Body<'a, T> {
+    a: &'a Nd<T>,
+    dims: &'a [usize],
     elide: bool,
-    opts: &PrintOptions,
-) -> Node {
-    if depth == dims.len() {
-        return Node::Leaf(elems.get(offset).cloned().unwrap_or_default());
-    }
-    let n = dims[depth];
-    let stride: usize = dims[depth + 1..].iter().product();
-    let mut items = vec![];
-    let cut = elide && n > 2 * opts.edge;
-    for i in 0..n {
-        if cut && i == opts.edge {
-            items.push(Node::Ellipsis);
-        }
-        if cut && i >= opts.edge && i < n - opts.edge {
-            continue;
-        }
-        items.push(nest(
-            elems,
-            dims,
-            depth + 1,
-            offset + i * stride,
-            elide,
-            opts,
-        ));
-    }
-    Node::List(items)
+    edge: usize,
+    /// The index being visited; `idx[..depth]` is fixed by the enclosing lists.
+    idx: Vec<usize>,
+    scratch: String,
 }
 
-fn flat(n: &Node) -> String {
-    match n {
-        Node::Leaf(s) => s.clone(),
-        Node::Ellipsis => "...".into(),
-        Node::List(items) => format!(
-            "{{{}}}",
-            items.iter().map(flat).collect::<Vec<_>>().join(", ")
-        ),
+impl<T: FormatElem> Body<'_, T> {
+    /// The element at `idx` as text (in `scratch`).
+    fn elem(&mut self) -> &str {
+        #[cfg(test)]
+        tests::FORMATTED.with(|c| c.set(c.get() + 1));
+        self.scratch = match self.a.get(&self.idx[..]) {
+            Some(&v) => v.fmt_elem(),
+            None => String::new(),
+        };
+        &self.scratch
     }
-}
 
-/// One line when it fits; else each child of a list on its own line, aligned.
-fn layout(n: &Node, width: usize, indent: usize) -> String {
-    let one = flat(n);
-    if one.len() <= width {
-        return one;
-    }
-    match n {
-        Node::List(items) if items.iter().any(|i| matches!(i, Node::List(_))) => {
-            let pad = " ".repeat(indent + 1);
-            let parts: Vec<String> = items
-                .iter()
-                .map(|i| layout(i, width.saturating_sub(1), indent + 1))
-                .collect();
-            format!("{{{}}}", parts.join(&format!(",\n{pad}")))
+    /// Length of the one-line form of the sub-array at `depth`, exact up to `cap`;
+    /// anything above `cap` is reported as some length above `cap` (cost O(cap)).
+    fn flat_len(&mut self, depth: usize, cap: usize) -> usize {
+        if depth == self.dims.len() {
+            return self.elem().len();
         }
-        _ => one,
+        if cap < 2 {
+            return cap + 1;
+        }
+        let mut len = 2;
+        for (k, e) in entries(self.dims[depth], self.elide, self.edge).enumerate() {
+            if k > 0 {
+                len += 2;
+            }
+            len += match e {
+                None => 3,
+                Some(i) => {
+                    self.idx[depth] = i;
+                    self.flat_len(depth + 1, cap.saturating_sub(len))
+                }
+            };
+            if len > cap {
+                return len;
+            }
+        }
+        len
+    }
+
+    fn flat(&mut self, out: &mut Out, depth: usize) -> Result<(), PrintError> {
+        if depth == self.dims.len() {
+            self.elem();
+            return out.put(&self.scratch);
+        }
+        out.put("{")?;
+        for (k, e) in entries(self.dims[depth], self.elide, self.edge).enumerate() {
+            if k > 0 {
+                out.put(", ")?;
+            }
+            match e {
+                None => out.put("...")?,
+                Some(i) => {
+                    self.idx[depth] = i;
+                    self.flat(out, depth + 1)?;
+                }
+            }
+        }
+        out.put("}")
+    }
+
+    /// One line when it fits in `width`; else each sub-list on its own line, aligned one
+    /// column right of its opening brace (a list of elements is never broken).
+    fn layout(
+        &mut self,
+        out: &mut Out,
+        depth: usize,
+        width: usize,
+        indent: usize,
+    ) -> Result<(), PrintError> {
+        let rank = self.dims.len();
+        if depth + 1 >= rank || self.flat_len(depth, width) <= width {
+            return self.flat(out, depth);
+        }
+        let sep = format!(",\n{}", " ".repeat(indent + 1));
+        out.put("{")?;
+        for (k, e) in entries(self.dims[depth], self.elide, self.edge).enumerate() {
+            if k > 0 {
+                out.put(&sep)?;
+            }
+            match e {
+                None => out.put("...")?,
+                Some(i) => {
+                    self.idx[depth] = i;
+                    self.layout(out, depth + 1, width.saturating_sub(1), indent + 1)?;
+                }
+            }
+        }
+        out.put("}")
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Elements formatted on this thread: printing must cost what it shows.
+        pub(super) static FORMATTED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    fn iota_f32(dims: &[usize]) -> Value {
+        let n: usize = dims.iter().product();
+        let a = ndarray::ArrayD::from_shape_vec(
+            ndarray::IxDyn(dims),
+            (0..n).map(|i| i as f32).collect(),
+        )
+        .unwrap();
+        Value::Array(Array::from_nd(a))
+    }
+
+    #[test]
+    fn elided_print_formats_only_shown_elements() {
+        let v = iota_f32(&[300, 400]);
+        FORMATTED.with(|c| c.set(0));
+        let s = format_value(&v, &PrintOptions::default());
+        let formatted = FORMATTED.with(|c| c.get());
+        assert!(formatted < 400, "formatted {formatted} elements to show 36");
+        assert!(s.starts_with("f32[300x400] {{0, 1, 2, ..., 397, 398, 399},\n"));
+        assert!(s.ends_with("{119600, 119601, 119602, ..., 119997, 119998, 119999}}"));
+    }
+
+    #[test]
+    fn strided_views_print_in_logical_order() {
+        let a = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[2, 3]), vec![1, 2, 3, 4, 5, 6])
+            .unwrap();
+        let t = a.reversed_axes();
+        let v = Value::Array(Array::from_nd::<i32>(t));
+        assert_eq!(
+            format_value(&v, &PrintOptions::default()),
+            "s32[3x2] {{1, 4}, {2, 5}, {3, 6}}"
+        );
+    }
+
+    #[test]
+    fn empty_array_with_huge_outer_dimension_is_elided() {
+        let a = ndarray::ArrayD::<f32>::zeros(ndarray::IxDyn(&[100_000_000, 0]));
+        let v = Value::Array(Array::from_nd(a));
+        assert_eq!(
+            format_value(&v, &PrintOptions::default()),
+            "f32[100000000x0] {{}, {}, {}, ..., {}, {}, {}}"
+        );
+        let small = Value::Array(Array::from_nd(ndarray::ArrayD::<f32>::zeros(
+            ndarray::IxDyn(&[2, 0, 3]),
+        )));
+        assert_eq!(
+            format_value(&small, &PrintOptions::default()),
+            "f32[2x0x3] {{}, {}}"
+        );
+    }
+
+    #[test]
+    fn full_print_streams_and_stops_on_ctrl_c() {
+        struct Sink(usize);
+        impl Write for Sink {
+            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+                self.0 += b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let v = iota_f32(&[200, 300]);
+        let opts = PrintOptions {
+            full: true,
+            ..Default::default()
+        };
+        let mut sink = Sink(0);
+        write_value(&mut sink, &v, &opts).unwrap();
+        assert!(sink.0 > 300_000);
+        let r = write_value_until(&mut Sink(0), &v, &opts, &|| true);
+        assert!(matches!(r, Err(PrintError::Interrupted)));
+    }
+
+    #[test]
+    fn deep_rank_prints_in_linear_time() {
+        let dims = vec![1usize; 3000];
+        let a = ndarray::ArrayD::<i32>::zeros(ndarray::IxDyn(&dims));
+        let v = Value::Array(Array::from_nd(a));
+        FORMATTED.with(|c| c.set(0));
+        let s = format_value(&v, &PrintOptions::default());
+        assert!(s.ends_with(&format!("{}0{}", "{".repeat(3000), "}".repeat(3000))));
+        // One element, looked at a bounded number of times per level.
+        assert!(FORMATTED.with(|c| c.get()) < 3000 * 4);
+    }
 
     #[test]
     fn floats_print_shortest_and_round_trip() {

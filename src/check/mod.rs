@@ -744,10 +744,13 @@ impl<'s> Checker<'s> {
     ) -> Result<ir::Expr, Diag> {
         let mut flat = literal::flatten(e)?;
         if let Some((Some(dims), _)) = &declared {
-            // `f32[0x3] {}`: braces cannot show a shape with no elements, so an empty
-            // literal takes any declared shape that has none.
-            if flat.atoms.is_empty() && dims.iter().product::<usize>() == 0 {
-                flat.dims = dims.clone();
+            // Braces show an empty array's shape down to its first size-0 dimension; the
+            // sizes after it come from the type (`f32[2x0x3] {{}, {}}`, as it prints),
+            // but `f32[2x0x3] {}` shows [0] and is an error (spec/language.md §6.5).
+            if let Some(zero) = dims.iter().position(|&d| d == 0) {
+                if flat.atoms.is_empty() && flat.dims == dims[..=zero] {
+                    flat.dims = dims.clone();
+                }
             }
         }
         if let Some((Some(dims), span)) = &declared {

@@ -1,55 +1,40 @@
 //! `xlet run` and `xlet check`.
 
 use super::Options;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 use xlet::ast::Span;
 use xlet::check::Limits;
-use xlet::diag::{line_col, render};
+use xlet::diag::{LineIndex, Renderer};
 use xlet::eval::Output;
 use xlet::ir;
-use xlet::print::{PrintOptions, format_value};
+use xlet::print::{PrintError, PrintOptions, write_value};
 use xlet::session::{Failure, Session};
 use xlet::value::Value;
 
-/// Writes to stdout; a closed pipe (`xlet run f | head`) is not worth a panic.
-macro_rules! out {
-    ($($t:tt)*) => {{ let _ = writeln!(std::io::stdout().lock(), $($t)*); }};
-}
-/// Writes to stderr, ignoring failure for the same reason.
+/// Writes to stderr; a closed stream is not worth a panic.
 macro_rules! err {
     ($($t:tt)*) => {{ let _ = writeln!(std::io::stderr().lock(), $($t)*); }};
 }
 
-/// Reads a script: a path, or stdin for `-` or no path.
+/// Reads a script: a path, or stdin for `-` or no path (capped and UTF-8-checked
+/// by `xlet::source`, spec/commands.md §1.1).
 fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
-    match file {
-        Some(p) if p != Path::new("-") => match std::fs::read_to_string(p) {
-            Ok(s) => Ok((p.display().to_string(), s)),
-            Err(e) => {
-                err!("error: cannot read {}: {e}", p.display());
-                Err(3)
-            }
-        },
-        _ => {
-            let mut s = String::new();
-            match std::io::stdin().read_to_string(&mut s) {
-                Ok(_) => Ok(("<stdin>".to_string(), s)),
-                Err(e) => {
-                    err!("error: cannot read standard input: {e}");
-                    Err(3)
-                }
-            }
-        }
-    }
+    xlet::source::read(file).map_err(|e| {
+        err!("error: {e}");
+        3
+    })
 }
 
 fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
     let color = !opts.no_color && std::io::stderr().is_terminal();
+    let renderer = Renderer::new(name, src, color);
+    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
     for d in &f.diags {
-        let _ = write!(std::io::stderr().lock(), "{}", render(d, name, src, color));
+        let _ = write!(stderr, "{}", renderer.render(d));
     }
+    drop(stderr);
     let n = f.diags.len();
     let what = match f.stage {
         xlet::diag::Stage::Syntax => "syntax error",
@@ -66,8 +51,15 @@ struct Printer {
 }
 
 impl Output for Printer {
+    /// Streams the value (bounded memory even with `--full`); Ctrl-C stops it.
     fn print(&mut self, value: &Value, _expr: &ir::Expr) {
-        out!("{}", format_value(value, &self.opts));
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = write_value(&mut stdout, value, &self.opts);
+        let _ = writeln!(stdout);
+        let _ = stdout.flush();
+        if let Err(PrintError::Interrupted) = written {
+            err!("^C (printing interrupted)");
+        }
     }
     fn timed(&mut self, span: &Span, elapsed: Duration) {
         if let Some(p) = &mut self.profile {
@@ -118,15 +110,18 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
 /// A table of wall time per statement, slowest marked, on stderr.
 fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
     let total: Duration = times.iter().map(|(_, d)| *d).sum();
-    err!("{:>12}  {:>6}  statement", "time", "share");
+    let lines = LineIndex::new(src);
+    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
+    let _ = writeln!(stderr, "{:>12}  {:>6}  statement", "time", "share");
     for (span, d) in times {
-        let (line, _) = line_col(src, span.start);
-        let text: String = src
-            .get(span.clone())
-            .unwrap_or("")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let (line, _) = lines.line_col(src, span.start);
+        // Only the statement's head is shown: don't collapse a pasted megabyte to show 60 characters.
+        let stmt = src.get(span.clone()).unwrap_or("");
+        let head = stmt
+            .char_indices()
+            .nth(400)
+            .map_or(stmt, |(i, _)| &stmt[..i]);
+        let text: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
         let text = if text.chars().count() > 60 {
             format!("{}…", text.chars().take(59).collect::<String>())
         } else {
@@ -137,11 +132,17 @@ fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
         } else {
             0.0
         };
-        err!(
+        let _ = writeln!(
+            stderr,
             "{:>12}  {:>5.1}%  {name}:{line}: {text}",
             format!("{:.3?}", d),
             share
         );
     }
-    err!("{:>12}  {:>5.1}%  total", format!("{:.3?}", total), 100.0);
+    let _ = writeln!(
+        stderr,
+        "{:>12}  {:>5.1}%  total",
+        format!("{:.3?}", total),
+        100.0
+    );
 }

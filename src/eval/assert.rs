@@ -7,7 +7,7 @@
 use super::{Env, eval_top};
 use crate::diag::Diag;
 use crate::ir::{self, Assert};
-use crate::print::{PrintOptions, format_value};
+use crate::print::{FormatElem, PrintOptions, format_value};
 use crate::value::{Array, Elem, Scalar, Value};
 use crate::with_array;
 
@@ -31,16 +31,23 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
                 _ => Tolerance::Exact,
             };
             let (x, y) = (ev(actual)?, ev(expected)?);
-            if let Some(why) = differs(&x, &y, tol, &mut vec![]) {
+            if let Some(m) = differs(&x, &y, tol, &mut vec![]) {
+                // Elided printing costs what it shows, so the whole values are cheap to show.
                 let opts = PrintOptions::default();
-                return Err(Failure::Failed(
-                    fail(format!("assertion failed: {why}"))
-                        .with_label("does not hold")
-                        .with_secondary(actual.span.clone(), "actual")
-                        .with_secondary(expected.span.clone(), "expected")
-                        .with_note(format!("actual:   {}", format_value(&x, &opts)))
-                        .with_note(format!("expected: {}", format_value(&y, &opts))),
-                ));
+                let mut d = fail(format!("assertion failed: {}", m.headline))
+                    .with_label("does not hold")
+                    .with_secondary(actual.span.clone(), "actual")
+                    .with_secondary(expected.span.clone(), "expected");
+                for note in m.notes {
+                    d = d.with_note(note);
+                }
+                d = d
+                    .with_note(format!("actual:   {}", format_value(&x, &opts)))
+                    .with_note(format!("expected: {}", format_value(&y, &opts)));
+                if let Some(help) = m.help {
+                    d = d.with_help(help);
+                }
+                return Err(Failure::Failed(d));
             }
             Ok(())
         }
@@ -61,42 +68,84 @@ pub fn check(a: &Assert, stmt: &ir::Stmt, env: &Env) -> Result<(), Failure> {
     }
 }
 
-/// Where two values differ, as a sentence; `None` when they match.
-fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Option<String> {
+/// What a failed comparison reports: a one-line summary, notes (counts, the first
+/// mismatches, the tolerance) and, for a default tolerance, how to choose another.
+struct Mismatch {
+    headline: String,
+    notes: Vec<String>,
+    help: Option<String>,
+}
+
+/// How many differing elements a failure lists.
+const SHOWN_MISMATCHES: usize = 5;
+
+/// Where two values differ; `None` when they match. Costs one pass over the
+/// elements and formats only the few it shows.
+fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Option<Mismatch> {
     match (x, y) {
         (Value::Array(a), Value::Array(b)) => {
             if a.array_type() != b.array_type() {
-                return Some(format!(
-                    "types differ: {} and {}",
-                    a.array_type(),
-                    b.array_type()
-                ));
+                return Some(Mismatch {
+                    headline: format!("types differ: {} and {}", a.array_type(), b.array_type()),
+                    notes: vec![],
+                    help: None,
+                });
             }
-            let at = with_array!(a, p => first_difference(p, b, tol))?;
+            let found = with_array!(a, p => mismatches(p, b, tol));
+            let (first, _, _) = found.first.first()?;
             let dims = a.dims();
-            let mut idx = vec![0; dims.len()];
-            let mut rem = at;
-            for d in (0..dims.len()).rev() {
-                idx[d] = rem % dims[d].max(1);
-                rem /= dims[d].max(1);
-            }
-            let opts = PrintOptions::default();
-            let elem = |arr: &Array| {
-                let v = with_array!(arr, p => Value::Array(Elem::wrap(
-                    ndarray::ArrayD::from_elem(ndarray::IxDyn(&[]), p.iter().nth(at).copied().unwrap_or_default()).into_shared())));
-                format_value(&v, &opts)
-            };
             let tuple_path = if path.is_empty() {
                 String::new()
             } else {
-                format!(" of tuple element {:?}", path)
+                format!(" of tuple element {path:?}")
             };
-            Some(format!(
-                "values differ at index {:?}{tuple_path}: actual {}, expected {}",
-                idx,
-                elem(a),
-                elem(b)
-            ))
+            let first_at = index_of(*first, dims);
+            let (_, act, exp) = &found.first[0];
+            let headline = format!(
+                "values differ at index {first_at:?}{tuple_path}: actual {act}, expected {exp}"
+            );
+            let mut notes = vec![];
+            if a.len() > 1 {
+                let listed: Vec<String> = found
+                    .first
+                    .iter()
+                    .map(|(at, p, q)| format!("{:?}: {p} vs {q}", index_of(*at, dims)))
+                    .collect();
+                notes.push(format!(
+                    "{} of {} elements differ; {} {}",
+                    found.count,
+                    a.len(),
+                    if found.count > listed.len() {
+                        "the first"
+                    } else {
+                        "at"
+                    },
+                    listed.join(", ")
+                ));
+            }
+            let mut help = None;
+            if let Tolerance::Close(given) = tol {
+                let t = found.tol.unwrap_or(0.0);
+                let rule = format!("|actual - expected| <= {t:e} + {t:e} * |expected|");
+                match given {
+                    Some(_) => notes.push(format!("~= within {t:e} allows {rule}")),
+                    None => {
+                        notes.push(format!(
+                            "~= allows {rule}, {t:e} being the default tolerance for {}",
+                            a.elem()
+                        ));
+                        help = Some(
+                            "to allow larger differences, give a tolerance: `then A ~= B within 1e-3`"
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+            Some(Mismatch {
+                headline,
+                notes,
+                help,
+            })
         }
         (Value::Tuple(xs), Value::Tuple(ys)) if xs.len() == ys.len() => {
             for (i, (p, q)) in xs.iter().zip(ys.iter()).enumerate() {
@@ -109,21 +158,59 @@ fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Optio
             }
             None
         }
-        _ => Some(format!("types differ: {} and {}", x.ty(), y.ty())),
+        _ => Some(Mismatch {
+            headline: format!("types differ: {} and {}", x.ty(), y.ty()),
+            notes: vec![],
+            help: None,
+        }),
     }
 }
 
-/// Row-major index of the first element pair that does not match.
-fn first_difference<T: Elem>(a: &crate::value::Nd<T>, b: &Array, tol: Tolerance) -> Option<usize> {
-    let Some(b) = T::unwrap(b) else {
-        return Some(0);
-    };
+/// The multi-index of row-major position `at` in an array of `dims`.
+fn index_of(at: usize, dims: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; dims.len()];
+    let mut rem = at;
+    for d in (0..dims.len()).rev() {
+        idx[d] = rem % dims[d].max(1);
+        rem /= dims[d].max(1);
+    }
+    idx
+}
+
+/// The differing element pairs: how many, and the first few (row-major position,
+/// actual and expected as printed).
+struct Found {
+    count: usize,
+    first: Vec<(usize, String, String)>,
+    /// The tolerance used, for `~=`.
+    tol: Option<f64>,
+}
+
+fn mismatches<T: Elem + FormatElem>(a: &crate::value::Nd<T>, b: &Array, tol: Tolerance) -> Found {
     let tol = match tol {
         Tolerance::Exact => None,
         Tolerance::Close(Some(t)) => Some(t),
         Tolerance::Close(None) => Some(default_tolerance(T::TYPE)),
     };
-    a.iter().zip(b.iter()).position(|(&p, &q)| !same(p, q, tol))
+    let mut found = Found {
+        count: 0,
+        first: vec![],
+        tol,
+    };
+    let Some(b) = T::unwrap(b) else {
+        found.count = 1;
+        found.first.push((0, "?".into(), "?".into()));
+        return found;
+    };
+    for (i, (&p, &q)) in a.iter().zip(b.iter()).enumerate() {
+        if !same(p, q, tol) {
+            found.count += 1;
+            if found.first.len() < SHOWN_MISMATCHES {
+                found.first.push((i, p.fmt_elem(), q.fmt_elem()));
+            }
+        }
+    }
+    found
 }
 
 /// How closely `then` compares: exactly (`==`) or within a tolerance (`~=`, `None` = the default).

@@ -351,10 +351,26 @@ fn bad_char_help(c: char) -> Option<&'static str> {
         '&' => "logical and is written '&&'",
         '|' => "logical or is written '||'",
         '~' => "approximate equality is written '~='",
-        '.' => "a number needs a digit before its point: write 0.5, not .5",
         '\'' => "strings are written with double quotes",
         _ => return None,
     })
+}
+
+/// A stray '.': the start of a number written without its leading digit (`.5`), or
+/// an attempt at member access (`x.shape`).
+fn dot_help(around: &Around) -> Option<&'static str> {
+    match (around.before, around.touching_after) {
+        (Some(Tok::Ident(_) | Tok::RParen | Tok::RBrace | Tok::RBracket), Some(Tok::Ident(_))) => {
+            Some(
+                "xlet has no '.' member access; a value's shape is part of its type \
+                 (the REPL's `:type x` shows it)",
+            )
+        }
+        (_, Some(Tok::Int(_) | Tok::Float(_))) => {
+            Some("a number needs a digit before its point: write 0.5, not .5")
+        }
+        _ => None,
+    }
 }
 
 /// Joins "a", "a or b", "a, b or c"; with a comma before the last "or" when an item
@@ -379,6 +395,8 @@ struct Around<'a> {
     found: Option<&'a Tok>,
     before: Option<&'a Tok>,
     before2: Option<&'a Tok>,
+    /// The token right after `found`, if it touches it (no space between).
+    touching_after: Option<&'a Tok>,
 }
 
 impl<'a> Around<'a> {
@@ -392,6 +410,11 @@ impl<'a> Around<'a> {
                 .map(|(t, _)| t),
             before: tok(idx.checked_sub(1)),
             before2: tok(idx.checked_sub(2)),
+            touching_after: toks
+                .get(idx)
+                .filter(|(_, s)| s.start == pos)
+                .and_then(|(_, s)| toks.get(idx + 1).filter(|(_, n)| n.start == s.end))
+                .map(|(t, _)| t),
         }
     }
 }
@@ -458,6 +481,7 @@ impl SyntaxError {
 
         let separator = has(Tok::Semi) && !has(Tok::RBrace);
         let help = match found {
+            Some(Tok::Bad('.')) => dot_help(&around).map(str::to_string),
             Some(Tok::Bad(c)) => bad_char_help(*c).map(str::to_string),
             _ => None,
         }

@@ -3,6 +3,7 @@
 
 use crate::ast::Span;
 use crate::diag::Diag;
+use chumsky::input::InputRef;
 use chumsky::prelude::*;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -475,12 +476,14 @@ fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     long.or(short).map(Lexeme::tok)
 }
 
-fn lexer<'src>() -> impl Parser<'src, &'src str, Vec<(Lexeme, Span)>, LexExtra> {
+/// One lexeme: the fast path first, then the general combinators in order.
+fn lexeme<'src>() -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
     let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
     let newline = just('\n').to(Lexeme::tok(Tok::Newline));
     // Anything else is a character of no token: the parser reports it where it stands.
     let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
     choice((
+        fast(),
         space,
         word(),
         newline,
@@ -494,38 +497,153 @@ fn lexer<'src>() -> impl Parser<'src, &'src str, Vec<(Lexeme, Span)>, LexExtra> 
         let span: SimpleSpan = e.span();
         (lexeme, span.into_range())
     })
-    .repeated()
-    .collect()
-    .then_ignore(end())
+}
+
+/// The whole text, folded straight into `Lexed` (no list of lexemes in between:
+/// a pasted literal has millions).
+fn lexer<'src>() -> impl Parser<'src, &'src str, Lexed, LexExtra> {
+    empty()
+        .map(|_| Lexed {
+            toks: Vec::new(),
+            errors: Vec::new(),
+            open_comment: false,
+        })
+        .foldl(lexeme().repeated(), |mut lexed, (lexeme, span)| {
+            if let Some(tok) = lexeme.tok {
+                lexed.toks.push((tok, span));
+            }
+            lexed.errors.extend(lexeme.errors);
+            lexed.open_comment |= lexeme.open_comment;
+            lexed
+        })
+        .then_ignore(end())
 }
 
 /// Splits the text into tokens. Never fails: problems become diagnostics and `Error`/`Bad` tokens.
 pub(crate) fn lex(src: &str) -> Lexed {
-    let mut lexed = Lexed {
-        toks: Vec::new(),
-        errors: Vec::new(),
-        open_comment: false,
-    };
     // Every character starts some lexeme (the last choice takes any character), so this
     // cannot fail; should it ever, say so rather than panic.
-    let Some(lexemes) = lexer().parse(src).into_output() else {
-        lexed.errors.push(
+    lexer().parse(src).into_output().unwrap_or_else(|| Lexed {
+        toks: Vec::new(),
+        errors: vec![
             Diag::syntax(
                 "found text the lexer cannot read but expected tokens",
                 0..src.len(),
             )
             .with_label("unreadable text"),
-        );
-        return lexed;
-    };
-    for (lexeme, span) in lexemes {
-        if let Some(tok) = lexeme.tok {
-            lexed.toks.push((tok, span));
+        ],
+        open_comment: false,
+    })
+}
+
+type LexInput<'src, 'p> = InputRef<'src, 'p, &'src str, LexExtra>;
+
+/// The common lexemes (spaces, plain numbers, names, brackets, commas: all of a
+/// pasted weight array) read by hand, character by character, instead of through
+/// the combinators below, which cost microseconds per token. Anything it does not
+/// handle exactly (operators that may be longer, comments, strings, `produces`,
+/// dimensions, malformed numbers, other characters) fails without consuming and
+/// falls through to the general lexemes, so both paths give the same tokens.
+fn fast<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    custom(|inp: &mut LexInput<'src, '_>| {
+        let checkpoint = inp.save();
+        match fast_lexeme(inp) {
+            Some(lexeme) => Ok(lexeme),
+            None => {
+                inp.rewind(checkpoint);
+                Err(Default::default())
+            }
         }
-        lexed.errors.extend(lexeme.errors);
-        lexed.open_comment |= lexeme.open_comment;
+    })
+}
+
+fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Lexeme> {
+    let start = inp.cursor();
+    let c = inp.next()?;
+    let tok = match c {
+        ' ' | '\t' | '\r' => {
+            while matches!(inp.peek(), Some(' ' | '\t' | '\r')) {
+                inp.skip();
+            }
+            return Some(Lexeme::skip());
+        }
+        '\n' => Tok::Newline,
+        ',' => Tok::Comma,
+        '{' => Tok::LBrace,
+        '}' => Tok::RBrace,
+        '(' => Tok::LParen,
+        ')' => Tok::RParen,
+        '[' => Tok::LBracket,
+        ']' => Tok::RBracket,
+        ';' => Tok::Semi,
+        '+' => Tok::Plus,
+        '*' => Tok::Star,
+        '%' => Tok::Percent,
+        '-' if inp.peek() != Some('>') => Tok::Minus,
+        '0'..='9' => {
+            let float = fast_number_tail(inp)?;
+            let text = inp.slice_since(&start..).to_string();
+            if float {
+                Tok::Float(text)
+            } else {
+                Tok::Int(text)
+            }
+        }
+        'a'..='z' | 'A'..='Z' | '_' => {
+            while inp.peek().is_some_and(|c| is_ident_char(&c)) {
+                inp.skip();
+            }
+            match inp.slice_since(&start..) {
+                // `produces` may be the start of `produces:`.
+                "produces" => return None,
+                "let" => Tok::Let,
+                "comp" => Tok::Comp,
+                "then" => Tok::Then,
+                "within" => Tok::Within,
+                "true" => Tok::True,
+                "false" => Tok::False,
+                w @ ("inf" | "nan") => Tok::Float(w.to_string()),
+                w => Tok::Ident(w.to_string()),
+            }
+        }
+        _ => return None,
+    };
+    Some(Lexeme::tok(tok))
+}
+
+/// After a number's first digit: the rest of `5`, `2.5`, `5.`, `1e-3`, `2.5E+10`.
+/// `Some(is_float)` for a well-formed number not followed by a name character;
+/// `None` for dimensions (`4x2`) and malformed numbers, which the general lexer reads.
+fn fast_number_tail(inp: &mut LexInput<'_, '_>) -> Option<bool> {
+    let digits = |inp: &mut LexInput<'_, '_>| {
+        let mut n = 0;
+        while inp.peek().is_some_and(|c| c.is_ascii_digit()) {
+            inp.skip();
+            n += 1;
+        }
+        n
+    };
+    digits(inp);
+    let mut float = false;
+    if inp.peek() == Some('.') {
+        inp.skip();
+        digits(inp);
+        float = true;
     }
-    lexed
+    if matches!(inp.peek(), Some('e' | 'E')) {
+        inp.skip();
+        if matches!(inp.peek(), Some('+' | '-')) {
+            inp.skip();
+        }
+        if digits(inp) == 0 {
+            return None;
+        }
+        float = true;
+    }
+    if inp.peek().is_some_and(|c| is_ident_char(&c)) {
+        return None;
+    }
+    Some(float)
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -598,17 +716,17 @@ impl Nesting {
 }
 
 /// The newline pass: keeps a `Newline` token only where it separates statements.
-pub(crate) fn layout(toks: Vec<(Tok, Span)>) -> Vec<(Tok, Span)> {
-    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+/// Compacts the tokens in place (kept ones move down), so no second list is built.
+pub(crate) fn layout(mut toks: Vec<(Tok, Span)>) -> Vec<(Tok, Span)> {
+    let mut kept: usize = 0;
     let mut nest = Nesting::default();
     for idx in 0..toks.len() {
-        let tok = &toks[idx].0;
-        if *tok == Tok::Newline {
+        if toks[idx].0 == Tok::Newline {
             if !nest.at_statement_level() {
                 continue;
             }
             // Collapse runs of separators, and none at the very start.
-            let Some((prev, _)) = out.last() else {
+            let Some(prev) = kept.checked_sub(1).map(|k| &toks[k].0) else {
                 continue;
             };
             if prev.is_sep() || prev.continues_after() {
@@ -628,11 +746,104 @@ pub(crate) fn layout(toks: Vec<(Tok, Span)>) -> Vec<(Tok, Span)> {
             {
                 continue;
             }
-            out.push(toks[idx].clone());
         } else {
-            nest.step(tok);
-            out.push(toks[idx].clone());
+            nest.step(&toks[idx].0);
+        }
+        // Only tokens at `idx` and after are looked at from here on, and kept <= idx.
+        toks.swap(kept, idx);
+        kept += 1;
+    }
+    toks.truncate(kept);
+    toks
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+
+    /// The general lexer alone, over the whole text: what `lex` must agree with.
+    fn slow_lex(src: &str) -> (Vec<(Tok, Span)>, Vec<Diag>, bool) {
+        let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
+        let newline = just('\n').to(Lexeme::tok(Tok::Newline));
+        let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
+        let general = choice((
+            space,
+            word(),
+            newline,
+            number(),
+            comment(),
+            punct(),
+            string(),
+            bad,
+        ))
+        .map_with(|lexeme, e| {
+            let span: SimpleSpan = e.span();
+            (lexeme, span.into_range())
+        });
+        let all = general
+            .repeated()
+            .collect::<Vec<_>>()
+            .then_ignore(end())
+            .parse(src)
+            .into_output()
+            .unwrap();
+        let (mut toks, mut errs, mut open) = (vec![], vec![], false);
+        for (l, span) in all {
+            if let Some(t) = l.tok {
+                toks.push((t, span));
+            }
+            errs.extend(l.errors);
+            open |= l.open_comment;
+        }
+        (toks, errs, open)
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_general_lexer() {
+        let cases = [
+            "let w = f32[3] {1.5, -2e-3, 5.}\nthen w ~= {1, 2, 3} within 1e-3",
+            "x.shape .5 1.2.3 12abc 1e 1e+ 1ex 4x2x3 2x 4x2x 5e3x",
+            "a->b -> - > >= >>> ==> == = != ! && || ~= // c\n/* d\n */ e /* open",
+            "\"s\\n\" \"bad \\q\" \"open\nproduces: produces : produces_x produces",
+            "é ü 1.5E+10 inf nan -inf true false comp let then within _a9 A_1",
+            "{ {1,2},\r\n\t{3 , 4} } ; (a, b,) [2,3] % * + ?",
+        ];
+        for src in cases {
+            let fast = lex(src);
+            let (toks, errs, open) = slow_lex(src);
+            assert_eq!(fast.toks, toks, "tokens of {src:?}");
+            let spans = |d: &[Diag]| {
+                d.iter()
+                    .map(|d| (d.span.clone(), d.message.clone()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(spans(&fast.errors), spans(&errs), "errors of {src:?}");
+            assert_eq!(fast.open_comment, open, "open comment in {src:?}");
         }
     }
-    out
+
+    #[test]
+    fn pasted_weights_lex_fast() {
+        // ~11 MB of numbers: the general lexer alone read well under 1 MB/s.
+        let body: Vec<String> = (0..1_000_000)
+            .map(|i| format!("{:.6}", (i as f64 * 0.37).sin()))
+            .collect();
+        let src = format!("let w = f32[1000000] {{{}}}", body.join(", "));
+        let t = std::time::Instant::now();
+        let lexed = lex(&src);
+        assert!(lexed.toks.len() > 2_000_000);
+        assert!(lexed.errors.is_empty());
+        assert!(
+            !lexed
+                .toks
+                .iter()
+                .any(|(t, _)| matches!(t, Tok::Bad(_) | Tok::Error))
+        );
+        assert!(
+            t.elapsed().as_secs() < 5,
+            "lexing {} MB took {:?}",
+            src.len() >> 20,
+            t.elapsed()
+        );
+    }
 }

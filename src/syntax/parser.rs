@@ -222,6 +222,83 @@ fn skip_rest_of_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
 
 // ---- small pieces -------------------------------------------------------
 
+/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), read in one
+/// loop instead of through the whole expression grammar for every element. It
+/// builds exactly the tree the general grammar would (`-x` is `Neg` of the number).
+/// Anything else fails quietly without consuming, and the general brace parser
+/// reads the text (and reports any error).
+fn number_list<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> + Clone {
+    custom(|inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        let start = inp.save();
+        match read_number_list(inp) {
+            Some(list) => Ok(list),
+            None => {
+                inp.rewind(start);
+                Err(nothing_here(inp))
+            }
+        }
+    })
+}
+
+/// The loop of `number_list`; `None` where the text is anything else.
+fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Expr> {
+    let begin = inp.cursor();
+    if inp.next_ref() != Some(&Tok::LBrace) {
+        return None;
+    }
+    let mut items = Vec::new();
+    loop {
+        // An item, or the closing brace (at the start, or after a trailing comma).
+        let at = inp.cursor();
+        let mut negative = false;
+        let mut num_at = inp.cursor();
+        let mut tok = inp.next_ref();
+        match tok {
+            Some(Tok::RBrace) => break,
+            Some(Tok::Minus) => {
+                negative = true;
+                num_at = inp.cursor();
+                tok = inp.next_ref();
+            }
+            _ => {}
+        }
+        let number = match tok {
+            Some(Tok::Int(text)) => NumLit {
+                text: text.clone(),
+                is_integer: true,
+            },
+            Some(Tok::Float(text)) => NumLit {
+                text: text.clone(),
+                is_integer: false,
+            },
+            _ => return None,
+        };
+        let mut item = Expr {
+            kind: ExprKind::Number(number),
+            span: inp.span_since(&num_at),
+        };
+        if negative {
+            item = Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Neg,
+                    operand: Box::new(item),
+                },
+                span: inp.span_since(&at),
+            };
+        }
+        items.push(item);
+        match inp.next_ref() {
+            Some(Tok::Comma) => {}
+            Some(Tok::RBrace) => break,
+            _ => return None,
+        }
+    }
+    Some(Expr {
+        kind: ExprKind::Brace(items),
+        span: inp.span_since(&begin),
+    })
+}
+
 /// `parser` one level deeper, or an error if that is too deep.
 fn nest<'t, O, P>(what: &'static str, parser: P) -> impl Parser<'t, In<'t>, O, Extra> + Clone
 where
@@ -354,7 +431,18 @@ fn ty<'t>() -> Boxed<'t, 't, In<'t>, TypeExpr, Extra> {
 // ---- expressions ----------------------------------------------------------
 
 fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>, Expr, Extra> {
-    recursive(|expr| {
+    exprs(ty).0
+}
+
+type ExprParser<'t> = Boxed<'t, 't, In<'t>, Expr, Extra>;
+
+/// The expression parser, and the one for the left side of a `then` assertion: the
+/// same grammar except that a top-level `==` is not `Eq` there, because the
+/// assertion's `==` binds loosest of all (`then p && q == r` compares `p && q`
+/// with `r`). Inside brackets, `==` is `Eq` as everywhere.
+fn exprs<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> (ExprParser<'t>, ExprParser<'t>) {
+    let mut expr = Recursive::declare();
+    let (full, then_lhs) = {
         let number = select_ref! {
             Tok::Int(text) = e => Expr {
                 kind: ExprKind::Number(NumLit { text: text.clone(), is_integer: true }),
@@ -374,20 +462,21 @@ fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>,
         };
 
         // `{a, b, ...}`, trailing comma allowed.
-        let brace = just(Tok::LBrace)
-            .ignore_then(
-                expr.clone()
-                    .separated_by(just(Tok::Comma))
-                    .allow_trailing()
-                    .collect::<Vec<_>>(),
-            )
-            .then_ignore(just(Tok::RBrace))
-            .map_with(|items, e| Expr {
-                kind: ExprKind::Brace(items),
-                span: e.span(),
-            })
-            .labelled(Ctx::Brace)
-            .as_context()
+        let brace = number_list()
+            .or(just(Tok::LBrace)
+                .ignore_then(
+                    expr.clone()
+                        .separated_by(just(Tok::Comma))
+                        .allow_trailing()
+                        .collect::<Vec<_>>(),
+                )
+                .then_ignore(just(Tok::RBrace))
+                .map_with(|items, e| Expr {
+                    kind: ExprKind::Brace(items),
+                    span: e.span(),
+                })
+                .labelled(Ctx::Brace)
+                .as_context())
             .boxed();
 
         // `()`, `(a)`, `(a,)`, `(a, b, ...)`.
@@ -487,18 +576,19 @@ fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>,
             .then(just(Tok::RParen).map_with(|_, e| e.span()))
             .labelled(Ctx::Call)
             .as_context();
-        let var_or_call = ident()
-            .then(args.labelled(Expect::Quiet).or_not())
-            .map(|(callee, args)| match args {
-                Some((args, close)) => Expr {
-                    span: callee.span.start..close.end,
-                    kind: ExprKind::Call { callee, args },
-                },
-                None => Expr {
-                    span: callee.span.clone(),
-                    kind: ExprKind::Var(callee.name),
-                },
-            });
+        let var_or_call =
+            ident()
+                .then(args.labelled(Expect::Quiet).or_not())
+                .map(|(callee, args)| match args {
+                    Some((args, close)) => Expr {
+                        span: callee.span.start..close.end,
+                        kind: ExprKind::Call { callee, args },
+                    },
+                    None => Expr {
+                        span: callee.span.clone(),
+                        kind: ExprKind::Var(callee.name),
+                    },
+                });
 
         let atom = choice((
             typed,
@@ -517,13 +607,15 @@ fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>,
                 Tok::Minus = e => (UnOp::Neg, e.span()),
                 Tok::Bang = e => (UnOp::Not, e.span()),
             };
-            let prefixed = op.then(unary).map(|((op, at), operand): ((UnOp, Span), Expr)| Expr {
-                span: at.start..operand.span.end,
-                kind: ExprKind::Unary {
-                    op,
-                    operand: Box::new(operand),
-                },
-            });
+            let prefixed = op
+                .then(unary)
+                .map(|((op, at), operand): ((UnOp, Span), Expr)| Expr {
+                    span: at.start..operand.span.end,
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: Box::new(operand),
+                    },
+                });
             nest(
                 "an expression",
                 choice((prefixed, atom)).labelled(Expect::Expression),
@@ -542,7 +634,7 @@ fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>,
         )
         .boxed();
         let comparison = infix(
-            sum,
+            sum.clone(),
             select_ref! {
                 Tok::EqEq => BinOp::Eq,
                 Tok::NotEq => BinOp::Ne,
@@ -554,9 +646,26 @@ fn expr<'t>(ty: Boxed<'t, 't, In<'t>, TypeExpr, Extra>) -> Boxed<'t, 't, In<'t>,
         )
         .boxed();
         let conjunction = infix(comparison, select_ref! { Tok::AndAnd => BinOp::And }).boxed();
-        infix(conjunction, select_ref! { Tok::OrOr => BinOp::Or })
-    })
-    .boxed()
+        let full = infix(conjunction, select_ref! { Tok::OrOr => BinOp::Or }).boxed();
+
+        let comparison_no_eq = infix(
+            sum,
+            select_ref! {
+                Tok::NotEq => BinOp::Ne,
+                Tok::Lt => BinOp::Lt,
+                Tok::Le => BinOp::Le,
+                Tok::Gt => BinOp::Gt,
+                Tok::Ge => BinOp::Ge,
+            },
+        )
+        .boxed();
+        let conjunction_no_eq =
+            infix(comparison_no_eq, select_ref! { Tok::AndAnd => BinOp::And }).boxed();
+        let then_lhs = infix(conjunction_no_eq, select_ref! { Tok::OrOr => BinOp::Or }).boxed();
+        (full, then_lhs)
+    };
+    expr.define(full);
+    (expr.boxed(), then_lhs)
 }
 
 // ---- statements -----------------------------------------------------------
@@ -572,21 +681,6 @@ fn binding<'t>(
         .then_ignore(just(Tok::Assign))
         .then(expr)
         .map(|((name, ty), value)| Binding { name, ty, value })
-}
-
-/// `then A == B` (a top-level `==`, not one in parentheses), else a predicate.
-fn equal_or_holds(e: Expr) -> Assertion {
-    match e.kind {
-        ExprKind::Binary {
-            op: BinOp::Eq,
-            lhs,
-            rhs,
-        } if e.span.start == lhs.span.start && e.span.end == rhs.span.end => Assertion::Equal {
-            actual: *lhs,
-            expected: *rhs,
-        },
-        kind => Assertion::Holds(Expr { kind, span: e.span }),
-    }
 }
 
 /// A statement of a `comp` body before its result.
@@ -678,6 +772,23 @@ fn comp<'t>(
         .then(body)
         .validate(
             |(((name, params), ret), ((items, result), close)), e, emitter| {
+                // `f32(...)` always reads as a type, so such a comp could never be called.
+                if ElemType::parse(&name.name).is_some() {
+                    let diag = Diag::syntax(
+                        format!(
+                            "found the element type name '{}' but expected a computation name",
+                            name.name
+                        ),
+                        name.span.clone(),
+                    )
+                    .with_label("an element type's name")
+                    .with_help(format!(
+                        "element type names start a type wherever an expression is expected, so \
+                         `{0}(...)` could never call it; choose another name, e.g. `{0}_fn`",
+                        name.name
+                    ));
+                    emitter.emit(SyntaxError::fatal(diag));
+                }
                 let mut body = Vec::new();
                 let mut failed = close.is_none();
                 for item in items {
@@ -720,7 +831,7 @@ fn comp<'t>(
 /// A whole program: statements separated by `;` or line breaks.
 pub(crate) fn program<'t>() -> impl Parser<'t, In<'t>, Program, Extra> {
     let ty = ty();
-    let expr = expr(ty.clone());
+    let (expr, then_lhs) = exprs(ty.clone());
 
     // A statement ends at a separator, at the end, or where `==>` starts the next one.
     let end_of_statement = choice((
@@ -744,17 +855,27 @@ pub(crate) fn program<'t>() -> impl Parser<'t, In<'t>, Program, Extra> {
                 .ignore_then(expr.clone())
                 .or_not(),
         );
+    let equal = just(Tok::EqEq)
+        .labelled(Expect::Quiet)
+        .ignore_then(expr.clone());
     let then_stmt = just(Tok::Then)
-        .ignore_then(expr.clone())
-        .then(approx.or_not())
-        .map(|(actual, approx)| {
-            StmtKind::Assert(match approx {
-                Some((expected, tol)) => Assertion::Close {
+        .ignore_then(then_lhs)
+        .then(
+            choice((
+                equal.map(|expected| (expected, None, false)),
+                approx.map(|(expected, tol)| (expected, tol, true)),
+            ))
+            .or_not(),
+        )
+        .map(|(actual, cmp)| {
+            StmtKind::Assert(match cmp {
+                Some((expected, tol, true)) => Assertion::Close {
                     actual,
                     expected,
                     tol,
                 },
-                None => equal_or_holds(actual),
+                Some((expected, _, false)) => Assertion::Equal { actual, expected },
+                None => Assertion::Holds(actual),
             })
         });
     let implies_stmt = just(Tok::Implies)

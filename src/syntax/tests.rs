@@ -538,7 +538,14 @@ fn then_forms() {
     assert_eq!(one("then a + 1 == b * 2"), "equal (Add a 1) (Mul b 2)");
     assert_eq!(one("then (a) == (b)"), "equal a b");
     assert_eq!(one("then (a == b)"), "holds (Eq a b)");
-    assert_eq!(one("then a == b && c"), "holds (And (Eq a b) c)");
+    // The assertion's `==` binds loosest of all (surface.md).
+    assert_eq!(one("then a == b && c"), "equal a (And b c)");
+    assert_eq!(one("then p && q == r"), "equal (And p q) r");
+    assert_eq!(one("then p || q == r"), "equal (Or p q) r");
+    assert_eq!(one("then a < b == c"), "equal (Lt a b) c");
+    assert_eq!(one("then p && (q == r)"), "holds (And p (Eq q r))");
+    assert_eq!(one("then a != b"), "holds (Ne a b)");
+    assert_eq!(one("then f(a == b) == c"), "equal f((Eq a b)) c");
     assert_eq!(one("then a < b"), "holds (Lt a b)");
     assert_eq!(one("then ok"), "holds ok");
     assert_eq!(one("then a ~= b"), "close a b");
@@ -828,6 +835,11 @@ fn bad_tokens() {
     assert!(d[0].help.as_deref().unwrap_or("").contains("&&"));
     let d = errs("let a = .5");
     assert!(d[0].help.as_deref().unwrap_or("").contains("0.5"));
+    // `x.shape` is not a number missing its digit.
+    let d = errs("let x = 1\nx.shape");
+    let help = d[0].help.as_deref().unwrap_or("");
+    assert!(!help.contains("0.5"), "{help}");
+    assert!(help.contains("member access"), "{help}");
     // Non-ASCII characters get whole-character spans.
     let src = "let a = é";
     let d = errs(src);
@@ -1298,4 +1310,46 @@ fn typed_tuples() {
         panic!()
     };
     assert_eq!(&src[actual.span.clone()], "(f32, s32) (1, 2)");
+}
+
+#[test]
+fn comp_may_not_take_an_element_type_name() {
+    for name in ["f32", "PRED", "s64"] {
+        let d = errs(&format!("comp {name}(x: f32) -> f32 {{ x }}"));
+        assert!(
+            d[0].message.contains("element type name"),
+            "{name}: {:?}",
+            d[0]
+        );
+        assert_eq!(d[0].span, 5..5 + name.len());
+    }
+    assert!(parse("comp f32_fn(x: f32) -> f32 { x }").is_ok());
+}
+
+#[test]
+fn number_lists_read_like_any_brace() {
+    // Plain number lists take a fast path; the tree and spans must be the general ones.
+    let fast = "{1, -2, 3.5e1,}";
+    let general = "{1, -2, 3.5e1, x}";
+    assert_eq!(e(fast), "{1 (Neg 2) ~3.5e1}");
+    let (ExprKind::Brace(a), ExprKind::Brace(b)) = (
+        parse_expr(fast).unwrap().kind,
+        parse_expr(general).unwrap().kind,
+    ) else {
+        panic!("not braces")
+    };
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.span, y.span);
+        if let (ExprKind::Unary { operand: p, .. }, ExprKind::Unary { operand: q, .. }) =
+            (&x.kind, &y.kind)
+        {
+            assert_eq!(p.span, q.span);
+        }
+    }
+    assert_eq!(e("{{1, 2}, {-3, 4}}"), "{{1 2} {(Neg 3) 4}}");
+    assert_eq!(e("{}"), "{}");
+    assert_eq!(e("{1, 2 + 3}"), "{1 (Add 2 3)}");
+    // Errors inside a number list are still the general parser's.
+    assert!(parse_expr("{1, 2 3}").is_err());
+    assert!(parse_expr("{1,, 2}").is_err());
 }

@@ -112,6 +112,21 @@ fn shown(atom: &Atom) -> String {
     }
 }
 
+/// Whether the literal is the word `inf` (possibly negated), the one way to write infinity.
+fn written_inf(atom: &Atom) -> bool {
+    matches!(atom, Atom::Num { text, .. } if text == "inf")
+}
+
+/// The largest finite value of a float type, as printed.
+fn largest_finite(elem: ElemType) -> &'static str {
+    match elem {
+        ElemType::F16 => "65504",
+        ElemType::BF16 => "3.3895314e38",
+        ElemType::F32 => "3.4028235e38",
+        _ => "1.7976931348623157e308",
+    }
+}
+
 fn f32_exact(atom: &Atom) -> Option<f32> {
     // Parsing straight to f32 rounds once; going through f64 could round twice.
     if let Atom::Num { text, negative, .. } = atom {
@@ -139,9 +154,14 @@ fn convert<T: Elem>(atom: &Atom, elem: ElemType) -> Result<T, String> {
                 ElemType::BF16 => T::cast_from(bf16::cast_from(f)),
                 _ => T::cast_from(f),
             };
-            // A finite number that rounds to infinity does not fit the type.
-            if v.to_f64().is_infinite() && f.is_finite() {
-                return Err(format!("`{}` is out of range for {elem}", shown(atom)));
+            // Any number but `inf` that rounds to infinity does not fit the type, whether
+            // f64 can hold it (`f32 1e39`, `f16 70000`) or not (`f32 1e400`).
+            if v.to_f64().is_infinite() && !written_inf(atom) {
+                return Err(format!(
+                    "`{}` is out of range for {elem} (its largest finite value is {}); write inf for infinity",
+                    shown(atom),
+                    largest_finite(elem)
+                ));
             }
             v
         }
@@ -169,4 +189,40 @@ pub fn build_array(
             .map_err(|e| (0, format!("literal does not fill its shape: {e}")))
     }
     crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str, negative: bool) -> Atom {
+        Atom::Num {
+            text: text.into(),
+            is_integer: !text.contains(['.', 'e']) && text != "inf",
+            negative,
+        }
+    }
+
+    /// spec/numerics.md §4: a literal that does not fit its type is an error, whether
+    /// f64 can represent it or not; only `inf` is infinite.
+    #[test]
+    fn float_literals_beyond_the_range_are_errors_by_one_rule() {
+        for (elem, text) in [
+            (ElemType::F16, "70000"),
+            (ElemType::F16, "65520"),
+            (ElemType::BF16, "1e39"),
+            (ElemType::F32, "1e39"),
+            (ElemType::F32, "1e400"),
+            (ElemType::F64, "1e400"),
+        ] {
+            for negative in [false, true] {
+                let e = build_array(elem, &[], &[num(text, negative)]).unwrap_err();
+                assert!(e.1.contains("out of range"), "{elem} {text}: {}", e.1);
+            }
+        }
+        // In range after rounding, or written as inf: fine.
+        assert!(build_array(ElemType::F16, &[], &[num("65519", false)]).is_ok());
+        assert!(build_array(ElemType::F32, &[], &[num("inf", true)]).is_ok());
+        assert!(build_array(ElemType::F32, &[], &[num("1e-50", false)]).is_ok());
+    }
 }
