@@ -110,7 +110,7 @@ pub fn admit(bytes: usize, what: &dyn std::fmt::Display) -> Result<(), KernelErr
     Err(KernelError::new(
         "memory",
         format!(
-            "out of memory budget: {what} needs {} more, with {} live the total exceeds the budget of {} (--max-memory)",
+            "out of memory budget: {what} needs {}, {} are live, the budget is {} (--max-memory)",
             show_bytes(bytes),
             show_bytes(live_bytes()),
             show_bytes(budget)
