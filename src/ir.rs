@@ -85,6 +85,9 @@ pub struct Comp {
     pub result: Expr,
     pub slots: usize,
     pub span: Span,
+    /// How deeply evaluating the body nests (expression levels, counting the
+    /// bodies of the comps it calls); the checker bounds it by `check::MAX_DEPTH`.
+    pub depth: usize,
 }
 
 /// What a kernel may ask of the evaluator.
@@ -116,6 +119,12 @@ impl KernelError {
 /// order the op's checker pushed them; their types are the ones it checked.
 pub trait Kernel: Send + Sync {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError>;
+    /// Whether the result is freshly allocated memory (of the checked result
+    /// type's size), which the evaluator admits under the memory budget before
+    /// running the kernel. Views and pass-throughs say `false`.
+    fn allocates(&self) -> bool {
+        true
+    }
     /// Elementwise kernels say so, so that the evaluator can fuse them.
     fn as_elementwise(&self) -> Option<&crate::kernels::fused::ElementwiseKernel> {
         None

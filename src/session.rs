@@ -6,7 +6,9 @@ use crate::check::{Limits, TypeEnv, check_program};
 use crate::diag::{Diag, Stage};
 use crate::eval::{Env, Output, run_program};
 use crate::ir;
+use crate::kernels::alloc;
 use crate::syntax;
+use crate::value::Value;
 
 #[derive(Clone, Debug, Default)]
 pub struct Session {
@@ -55,6 +57,15 @@ impl Session {
     /// Parses, checks and runs `src`. On success the session keeps its new bindings;
     /// on any failure (a failed assertion included) the session is left as it was.
     pub fn run(&mut self, src: &str, out: &mut dyn Output) -> Result<(), Failure> {
+        let result = self.run_inner(src, out);
+        // Whatever the input dropped (a rebound name's old value, the temporaries
+        // of a failed run) goes back to the system now, not at some later
+        // allocation (spec/performance.md §4).
+        alloc::release_unused();
+        result
+    }
+
+    fn run_inner(&mut self, src: &str, out: &mut dyn Output) -> Result<(), Failure> {
         let (prog, types) = self.check(src)?;
         let mut env = self.env.clone();
         let diags = run_program(&prog, &mut env, out);
@@ -68,4 +79,111 @@ impl Session {
         self.env = env;
         Ok(())
     }
+
+    /// Every binding, values first then comps, each sorted by name (`:vars`).
+    pub fn bindings(&self) -> Vec<Binding> {
+        let mut values: Vec<Binding> = self
+            .types
+            .globals
+            .iter()
+            .map(|(name, ty)| Binding {
+                name: name.clone(),
+                kind: BindingKind::Value,
+                ty: ty.to_string(),
+                bytes: self.env.values.get(name).map(value_bytes).unwrap_or(0),
+            })
+            .collect();
+        values.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut comps: Vec<Binding> = self
+            .types
+            .comps
+            .iter()
+            .map(|(name, c)| Binding {
+                name: name.clone(),
+                kind: BindingKind::Comp,
+                ty: comp_signature(c),
+                bytes: self
+                    .env
+                    .captures
+                    .get(&c.id)
+                    .map(|m| m.values().map(value_bytes).sum())
+                    .unwrap_or(0),
+            })
+            .collect();
+        comps.sort_by(|a, b| a.name.cmp(&b.name));
+        values.extend(comps);
+        values
+    }
+
+    /// Removes bindings (values or comps) and frees what only they held. Either
+    /// every name is bound and all are removed, or nothing changes and the
+    /// unknown names are returned.
+    pub fn unbind(&mut self, names: &[&str]) -> Result<(), Vec<String>> {
+        let unknown: Vec<String> = names
+            .iter()
+            .filter(|n| {
+                !self.types.globals.contains_key(**n) && !self.types.comps.contains_key(**n)
+            })
+            .map(|n| n.to_string())
+            .collect();
+        if !unknown.is_empty() {
+            return Err(unknown);
+        }
+        for &n in names {
+            self.types.globals.remove(n);
+            self.env.values.remove(n);
+            if let Some(c) = self.types.comps.remove(n) {
+                // Comps that call it keep it (and what it captured) alive.
+                if std::sync::Arc::strong_count(&c) == 1 {
+                    self.env.captures.remove(&c.id);
+                }
+            }
+        }
+        alloc::release_unused();
+        Ok(())
+    }
+
+    /// The process's memory as the allocator counts it (`:vars`).
+    pub fn memory(&self) -> Memory {
+        Memory {
+            live: alloc::live_bytes(),
+            budget: alloc::budget(),
+            cached: alloc::cached_bytes(),
+        }
+    }
+}
+
+/// One binding as `:vars` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub name: String,
+    pub kind: BindingKind,
+    /// The value's type, or a comp's signature.
+    pub ty: String,
+    /// The value's size (elements × element size; tuples summed), or the size of
+    /// the values a comp captured.
+    pub bytes: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    Value,
+    Comp,
+}
+
+/// Memory totals: bytes live now, the budget for them, and the allocator cache.
+#[derive(Clone, Copy, Debug)]
+pub struct Memory {
+    pub live: usize,
+    pub budget: usize,
+    pub cached: usize,
+}
+
+fn value_bytes(v: &Value) -> usize {
+    v.ty().byte_size().unwrap_or(usize::MAX)
+}
+
+fn comp_signature(c: &crate::ir::Comp) -> String {
+    let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
+    format!("comp ({}) -> {}", params.join(", "), c.ret)
 }

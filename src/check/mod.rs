@@ -55,6 +55,12 @@ pub struct Checker<'s> {
     poisoned: HashSet<String>,
     /// How deeply nested the expression being checked is.
     depth: usize,
+    /// The deepest evaluation nesting seen in the current comp body, counting the
+    /// bodies of the comps it calls (each comp's `depth`).
+    reach: usize,
+    /// Set when a statement used a name whose definition failed: its error is a
+    /// consequence of that earlier one and is not reported again.
+    follows_failure: bool,
 }
 
 /// Expressions nested deeper than this are rejected (checking and evaluation recurse).
@@ -77,12 +83,18 @@ pub fn check_program(
         local: None,
         poisoned: HashSet::new(),
         depth: 0,
+        reach: 0,
+        follows_failure: false,
     };
     let mut errors = vec![];
     let mut stmts = vec![];
     for s in &prog.stmts {
+        ck.follows_failure = false;
         match ck.check_stmt(s) {
             Ok(st) => stmts.push(st),
+            // A chain of comps each calling the failed one before would otherwise
+            // report one error per link (and there is already an error).
+            Err(_) if ck.follows_failure && !errors.is_empty() => {}
             Err(d) => errors.push(d),
         }
     }
@@ -102,6 +114,8 @@ pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result
         local: None,
         poisoned: HashSet::new(),
         depth: 0,
+        reach: 0,
+        follows_failure: false,
     };
     ck.check_expr(e, None)
 }
@@ -201,6 +215,7 @@ impl<'s> Checker<'s> {
         }
         let ret = self.resolve_type(&c.ret)?;
         self.local = Some(local);
+        self.reach = 0;
         let result = self.check_comp_body(c, &ret);
         let local = self.local.take();
         let (body, result) = result?;
@@ -227,6 +242,7 @@ impl<'s> Checker<'s> {
             result,
             slots: local.map(|l| l.next).unwrap_or(0),
             span: c.name.span.clone(),
+            depth: self.reach,
         })
     }
 
@@ -433,6 +449,7 @@ impl<'s> Checker<'s> {
             .with_help("bind parts of it with `let`"));
         }
         self.depth += 1;
+        self.reach = self.reach.max(self.depth);
         let out = self.check_expr_inner(e, hint);
         self.depth -= 1;
         let out = out?;
@@ -519,6 +536,18 @@ impl<'s> Checker<'s> {
                 if let Some(comp) = self.env.comps.get(&callee.name).cloned() {
                     return self.call_comp(&comp, &argrefs, span);
                 }
+                if self.poisoned.contains(&callee.name) {
+                    self.follows_failure = true;
+                    return Err(Diag::check(
+                        "name",
+                        format!(
+                            "`{}` cannot be called because its definition failed",
+                            callee.name
+                        ),
+                        callee.span.clone(),
+                    )
+                    .with_label("see the earlier error"));
+                }
                 match registry::lookup(&callee.name) {
                     Some(op) => self.call_op(op, span, callee.span.clone(), argrefs),
                     None => {
@@ -583,6 +612,25 @@ impl<'s> Checker<'s> {
             )
             .with_secondary(comp.span.clone(), "defined here"));
         }
+        // Evaluating the call recurses through the callee's body (and its callees'):
+        // the nesting here plus the callee's own depth is bounded like expression
+        // nesting, so a long chain of comps calling each other cannot overflow the
+        // stack (spec/language.md §8.4).
+        let reach = self.depth.saturating_add(comp.depth);
+        if reach > MAX_DEPTH {
+            return Err(Diag::check(
+                "size",
+                format!(
+                    "calling `{}` here nests evaluation {reach} levels deep (expressions inside the computations it calls, counted through every call), more than {MAX_DEPTH}",
+                    comp.name
+                ),
+                span,
+            )
+            .with_label("calls nest too deeply")
+            .with_secondary(comp.span.clone(), "defined here")
+            .with_help("shorten the chain of computations calling each other"));
+        }
+        self.reach = self.reach.max(reach);
         let mut checked = vec![];
         for (a, (pname, pty)) in args.iter().zip(&comp.params) {
             let c = self.check_as(a.expr, pty)?;
@@ -635,6 +683,7 @@ impl<'s> Checker<'s> {
             });
         }
         if self.poisoned.contains(name) {
+            self.follows_failure = true;
             return Err(Diag::check(
                 "name",
                 format!("`{name}` has no value because its definition failed"),

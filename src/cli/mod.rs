@@ -27,8 +27,13 @@ pub struct Options {
     #[arg(long, global = true)]
     pub full: bool,
     /// Largest value, in bytes, a program may create (checked before running).
-    #[arg(long, global = true, default_value_t = 4 << 30)]
+    /// Accepts K, M, G, T suffixes (powers of 1024).
+    #[arg(long, global = true, default_value = "4294967296", value_parser = parse_bytes)]
     pub max_bytes: usize,
+    /// Budget, in bytes, for all live values together (default: 3/4 of physical
+    /// memory). Accepts K, M, G, T suffixes (powers of 1024).
+    #[arg(long, global = true, value_parser = parse_bytes)]
+    pub max_memory: Option<usize>,
     /// Seed for the Rng ops.
     #[arg(long, global = true, default_value_t = 0)]
     pub seed: u64,
@@ -67,11 +72,35 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    if let Some(b) = cli.opts.max_memory {
+        xlet::kernels::alloc::set_budget(b);
+    }
     match cli.command {
         Some(Command::Run { file, profile }) => run::run_file(file.as_deref(), &cli.opts, profile),
         Some(Command::Check { file }) => run::check_file(file.as_deref(), &cli.opts),
         Some(Command::Repl) | None => xlet::repl::main(&cli_repl_options(&cli.opts)),
     }
+}
+
+/// A byte count: digits, optionally followed by K, M, G or T (powers of 1024;
+/// `KiB`, `MB`, ... read the same).
+fn parse_bytes(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: usize = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a byte count (e.g. 1000000, 512M, 4G)"))?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("`{s}`: unknown unit (use K, M, G or T)")),
+    };
+    n.checked_mul(1usize << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
 }
 
 fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {

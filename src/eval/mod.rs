@@ -9,10 +9,12 @@ pub mod assert;
 pub mod fuse;
 
 use crate::ast::Span;
+use crate::check::MAX_DEPTH;
 use crate::diag::Diag;
 use crate::ir::{self, Comp, EvalCx, ExprKind, KernelError};
+use crate::kernels::alloc;
 use crate::value::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -24,7 +26,9 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     pub values: HashMap<String, Value>,
-    /// For each comp id: the top-level values it could see when it was defined.
+    /// For each comp id: the top-level values its body reads, as they were when
+    /// it was defined. Only those: capturing every binding would keep each big
+    /// value alive as long as any later comp exists.
     pub captures: HashMap<usize, Arc<HashMap<String, Value>>>,
 }
 
@@ -68,7 +72,13 @@ fn run_stmt(stmt: &ir::Stmt, env: &mut Env, out: &mut dyn Output) -> Result<(), 
             env.values.insert(name.clone(), v);
         }
         ir::StmtKind::Comp(c) => {
-            env.captures.insert(c.id, Arc::new(env.values.clone()));
+            let mut names = HashSet::new();
+            globals_read(c, &mut names);
+            let seen = names
+                .into_iter()
+                .filter_map(|n| env.values.get(n).map(|v| (n.to_string(), v.clone())))
+                .collect();
+            env.captures.insert(c.id, Arc::new(seen));
         }
         ir::StmtKind::Print(expr) => {
             let v = eval_top(expr, env).map_err(Stop::Error)?;
@@ -84,12 +94,32 @@ fn run_stmt(stmt: &ir::Stmt, env: &mut Env, out: &mut dyn Output) -> Result<(), 
     Ok(())
 }
 
+/// The top-level names a comp's body reads (calls of other comps read through
+/// those comps' own captures).
+fn globals_read<'c>(c: &'c Comp, out: &mut HashSet<&'c str>) {
+    fn walk<'c>(e: &'c ir::Expr, out: &mut HashSet<&'c str>) {
+        match &e.kind {
+            ExprKind::Global(n) => {
+                out.insert(n);
+            }
+            ExprKind::Const(_) | ExprKind::Local(_) => {}
+            ExprKind::Op { args, .. } | ExprKind::CallComp { args, .. } => {
+                args.iter().for_each(|a| walk(a, out))
+            }
+            ExprKind::Tuple(items) => items.iter().for_each(|a| walk(a, out)),
+        }
+    }
+    c.body.iter().for_each(|(_, e)| walk(e, out));
+    walk(&c.result, out);
+}
+
 /// Evaluates an expression at top level (globals from `env`).
 pub fn eval_top(e: &ir::Expr, env: &Env) -> Result<Value, Diag> {
     let frame = Frame {
         env,
         globals: &env.values,
         locals: vec![],
+        calls: 0,
     };
     frame.eval(e)
 }
@@ -99,6 +129,9 @@ struct Frame<'e> {
     env: &'e Env,
     globals: &'e HashMap<String, Value>,
     locals: Vec<Option<Value>>,
+    /// How many comp calls enclose this frame. The checker bounds it statically
+    /// (`Comp::depth`); this guards calls made by kernels as well.
+    calls: usize,
 }
 
 impl Frame<'_> {
@@ -140,6 +173,11 @@ impl Frame<'_> {
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
                 }
+                // The result must fit under the memory budget before it is made.
+                if plan.is_some() || kernel.allocates() {
+                    let bytes = e.ty.byte_size().unwrap_or(usize::MAX);
+                    alloc::admit(bytes, &e.ty).map_err(|k| k.at(e.span.clone()))?;
+                }
                 let out = match &plan {
                     Some(p) => fuse::run(p, &vals).map(Value::Array),
                     None => kernel.run(&vals, self),
@@ -160,6 +198,12 @@ impl Frame<'_> {
 
 impl EvalCx for Frame<'_> {
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
+        if self.calls >= MAX_DEPTH {
+            return Err(KernelError::new(
+                "size",
+                format!("computation calls nested more than {MAX_DEPTH} deep"),
+            ));
+        }
         let globals = self
             .env
             .captures
@@ -170,6 +214,7 @@ impl EvalCx for Frame<'_> {
             env: self.env,
             globals,
             locals: vec![None; comp.slots],
+            calls: self.calls + 1,
         };
         for (i, a) in args.iter().enumerate() {
             if let Some(slot) = frame.locals.get_mut(i) {

@@ -79,13 +79,16 @@ struct CollapseKernel {
 }
 
 fn collapse<T: Elem>(a: &Nd<T>, new: &[usize]) -> Result<Array, KernelError> {
-    contiguous(a.clone())
+    contiguous(a.clone())?
         .into_shape_with_order(IxDyn(new))
         .map(T::wrap)
         .map_err(|_| internal("collapse of a row-major array failed"))
 }
 
 impl Kernel for CollapseKernel {
+    fn allocates(&self) -> bool {
+        false // a view, or a copy that `contiguous` admits itself
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("Collapse expects one array"));

@@ -83,11 +83,16 @@ pub fn describe_classes(classes: &[&str]) -> String {
     names.join(", ")
 }
 
-/// The array in row-major layout: itself when it already is, else a copy.
-pub fn contiguous<T: Elem>(a: crate::value::Nd<T>) -> crate::value::Nd<T> {
+/// The array in row-major layout: itself when it already is, else a copy
+/// (admitted under the memory budget first, spec/language.md §8.5).
+pub fn contiguous<T: Elem>(
+    a: crate::value::Nd<T>,
+) -> Result<crate::value::Nd<T>, crate::ir::KernelError> {
     if a.is_standard_layout() {
-        a
+        Ok(a)
     } else {
-        crate::kernels::materialize(a.shape(), &Src::of(&a)).into_shared()
+        let ty = crate::types::ArrayType::new(T::ELEM, a.shape().to_vec());
+        crate::kernels::alloc::admit(a.len().saturating_mul(std::mem::size_of::<T>()), &ty)?;
+        Ok(crate::kernels::materialize(a.shape(), &Src::of(&a)).into_shared())
     }
 }

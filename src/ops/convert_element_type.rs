@@ -67,6 +67,9 @@ fn convert<S: ChunkElem, D: ChunkElem + CastFrom<S>>() -> Arc<dyn ElementwiseFn>
 struct SameType;
 
 impl Kernel for SameType {
+    fn allocates(&self) -> bool {
+        false // the operand itself
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         match args {
             [v @ Value::Array(_)] => Ok(v.clone()),

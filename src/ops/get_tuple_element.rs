@@ -72,6 +72,9 @@ struct GetTupleElementKernel {
 }
 
 impl Kernel for GetTupleElementKernel {
+    fn allocates(&self) -> bool {
+        false // shares the element
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         match args {
             [Value::Tuple(vs)] => vs

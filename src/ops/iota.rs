@@ -6,12 +6,15 @@ use super::common::internal;
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
+use crate::eval::INTERRUPTED;
 use crate::for_class;
 use crate::ir::{EvalCx, Kernel, KernelError};
-use crate::types::{ElemType, Type};
+use crate::kernels::alloc::try_output_vec;
+use crate::types::{ArrayType, ElemType, Type};
 use crate::value::{Array, CastFrom, Elem, Value};
 use ndarray::{ArrayD, IxDyn};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 const SPEC: &str = include_str!("../../spec/ops/iota.md");
 
@@ -84,17 +87,39 @@ fn iota<T: Elem>(dims: &[usize], d: usize) -> Result<Array, KernelError> {
     let size = *dims
         .get(d)
         .ok_or_else(|| internal("iota dimension out of range"))?;
-    let outer: usize = dims.get(..d).unwrap_or(&[]).iter().product();
-    let inner: usize = dims.get(d + 1..).unwrap_or(&[]).iter().product();
-    // Each index converted once; the output repeats them in row-major order.
-    let values: Vec<T> = (0..size)
-        .map(|k| <T as CastFrom<i64>>::cast_from(k as i64))
-        .collect();
-    let mut out = Vec::with_capacity(outer * size * inner);
-    for _ in 0..outer {
-        for &v in &values {
-            out.extend(std::iter::repeat_n(v, inner));
+    // The checker bounded the element count; an empty result allocates nothing,
+    // however large its other dimensions are.
+    let n = dims
+        .iter()
+        .try_fold(1usize, |n, &x| n.checked_mul(x))
+        .ok_or_else(|| internal("iota element count overflows"))?;
+    let what = ArrayType::new(T::ELEM, dims.to_vec());
+    let mut out: Vec<T> = try_output_vec(n, &what)?;
+    if n > 0 {
+        let inner: usize = dims.get(d + 1..).unwrap_or(&[]).iter().product();
+        // Written in place, row by row of the iota dimension: the output is the
+        // only buffer (no table of the converted indices beside it).
+        let buf = &mut out.spare_capacity_mut()[..n];
+        for (block, chunk) in buf.chunks_mut(size * inner).enumerate() {
+            if block % 64 == 0 && INTERRUPTED.load(Ordering::Relaxed) {
+                return Err(KernelError::new("interrupted", "interrupted"));
+            }
+            if inner == 1 {
+                for (k, x) in chunk.iter_mut().enumerate() {
+                    x.write(<T as CastFrom<i64>>::cast_from(k as i64));
+                }
+            } else {
+                for (k, run) in chunk.chunks_mut(inner).enumerate() {
+                    let v = <T as CastFrom<i64>>::cast_from(k as i64);
+                    for x in run {
+                        x.write(v);
+                    }
+                }
+            }
         }
+        // SAFETY: the loops above wrote all n elements: `size * inner` divides n
+        // (n = outer * size * inner) and each chunk is covered by its runs.
+        unsafe { out.set_len(n) };
     }
     ArrayD::from_shape_vec(IxDyn(dims), out)
         .map(Array::from_nd)

@@ -125,13 +125,16 @@ struct ReshapeKernel {
 }
 
 fn reshape<T: Elem>(a: &Nd<T>, perm: &[usize], new: &[usize]) -> Result<Array, KernelError> {
-    let v = contiguous(a.clone().permuted_axes(IxDyn(perm)));
+    let v = contiguous(a.clone().permuted_axes(IxDyn(perm)))?;
     v.into_shape_with_order(IxDyn(new))
         .map(T::wrap)
         .map_err(|_| internal("reshape of a row-major array failed"))
 }
 
 impl Kernel for ReshapeKernel {
+    fn allocates(&self) -> bool {
+        false // a view, or a copy that `contiguous` admits itself
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("Reshape expects one array"));

@@ -101,6 +101,9 @@ fn pick(e: ElemType) -> Arc<dyn ElementwiseFn> {
 struct WholeSelect;
 
 impl Kernel for WholeSelect {
+    fn allocates(&self) -> bool {
+        false // one of the operands itself
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(p), on_true, on_false] = args else {
             return Err(internal("Select expects pred, on_true and on_false"));

@@ -51,6 +51,9 @@ fn transpose<T: Elem>(a: &Nd<T>, perm: &[usize]) -> Result<Array, KernelError> {
 }
 
 impl Kernel for TransposeKernel {
+    fn allocates(&self) -> bool {
+        false // a view with permuted strides
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("Transpose expects one array"));

@@ -35,6 +35,9 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 struct TupleKernel;
 
 impl Kernel for TupleKernel {
+    fn allocates(&self) -> bool {
+        false // shares its elements
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         Ok(Value::tuple(args.to_vec()))
     }

@@ -16,6 +16,8 @@ pub(crate) enum Command<'a> {
     Load(&'a str),
     Time(&'a str),
     Quit,
+    Vars,
+    Unbind(&'a str),
 }
 
 impl<'a> Command<'a> {
@@ -43,6 +45,16 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "run EXPR repeatedly; print the median wall time and its type",
     ),
     (":quit", "", "leave (also :q, or Ctrl-D)"),
+    (
+        ":vars",
+        "",
+        "list bindings with types and sizes, and memory in use",
+    ),
+    (
+        ":unbind",
+        "NAME...",
+        "remove bindings and free their memory (also :del)",
+    ),
 ];
 
 /// `None` if `input` is not a command (does not start with `:`); else the
@@ -66,6 +78,9 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "time" => need("EXPR").map(Command::Time),
         "quit" | "q" if arg.is_empty() => Ok(Command::Quit),
         "quit" | "q" => Err(format!(":{name} takes no argument")),
+        "vars" if arg.is_empty() => Ok(Command::Vars),
+        "vars" => Err(format!(":{name} takes no argument")),
+        "unbind" | "del" => need("NAME...").map(Command::Unbind),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
@@ -99,6 +114,8 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
         Command::Load(path) => load(repl, path),
         Command::Time(src) => time(repl, src),
         Command::Quit => Outcome::Quit,
+        Command::Vars => super::vars::show(repl),
+        Command::Unbind(names) => super::vars::unbind(repl, names),
     }
 }
 

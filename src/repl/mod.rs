@@ -12,6 +12,7 @@ mod complete;
 mod guard;
 mod interactive;
 mod piped;
+mod vars;
 
 use crate::check::Limits;
 use crate::diag::{Diag, render};

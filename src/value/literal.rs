@@ -180,7 +180,9 @@ pub fn build_array(
         dims: &[usize],
         atoms: &[Atom],
     ) -> Result<Array, (usize, String)> {
-        let mut out = Vec::with_capacity(atoms.len());
+        let ty = crate::types::ArrayType::new(elem, dims.to_vec());
+        let mut out: Vec<T> =
+            crate::kernels::alloc::try_output_vec(atoms.len(), &ty).map_err(|e| (0, e.message))?;
         for (i, a) in atoms.iter().enumerate() {
             out.push(convert::<T>(a, elem).map_err(|e| (i, e))?);
         }

@@ -119,6 +119,8 @@ macro_rules! with_elem_type {
 
 /// Wraps and unwraps a typed `ArcArray` in the storage enum.
 pub trait Elem: CastAll {
+    /// The element type this Rust type stores.
+    const ELEM: ElemType;
     fn wrap(a: Nd<Self>) -> Array;
     fn unwrap(a: &Array) -> Option<&Nd<Self>>;
 }
@@ -126,6 +128,7 @@ pub trait Elem: CastAll {
 macro_rules! impl_elem {
     ($($t:ty => $v:ident),*) => {$(
         impl Elem for $t {
+            const ELEM: ElemType = ElemType::$v;
             fn wrap(a: Nd<Self>) -> Array { Array::$v(a) }
             fn unwrap(a: &Array) -> Option<&Nd<Self>> {
                 match a { Array::$v(x) => Some(x), _ => None }
