@@ -55,7 +55,14 @@ pub struct Checker<'s> {
     poisoned: HashSet<String>,
     /// How deeply nested the expression being checked is.
     depth: usize,
+    /// Untyped literals of the statement being checked that took a default
+    /// element type (no context gave one), so an error can say where f32 came from.
+    defaulted: Vec<(Span, ElemType)>,
 }
+
+/// The code of the error a use of a poisoned name raises: it fails the statement
+/// but is not shown, since the failed definition was already reported.
+const POISONED: &str = "poisoned";
 
 /// Expressions nested deeper than this are rejected (checking and evaluation recurse).
 pub const MAX_DEPTH: usize = 10_000;
@@ -77,14 +84,26 @@ pub fn check_program(
         local: None,
         poisoned: HashSet::new(),
         depth: 0,
+        defaulted: vec![],
     };
     let mut errors = vec![];
     let mut stmts = vec![];
     for s in &prog.stmts {
+        ck.defaulted.clear();
         match ck.check_stmt(s) {
             Ok(st) => stmts.push(st),
-            Err(d) => errors.push(d),
+            Err(d) if d.code == POISONED => {}
+            Err(d) => errors.push(ck.explain_defaults(d)),
         }
+    }
+    // Only uses of poisoned names failed: impossible without the failed
+    // definition, but never let a program with errors pass silently.
+    if errors.is_empty() && stmts.len() < prog.stmts.len() {
+        errors.push(Diag::check(
+            "name",
+            "internal: a statement failed without an error",
+            0..0,
+        ));
     }
     if errors.is_empty() {
         Ok((ir::Program { stmts }, ck.env))
@@ -102,11 +121,54 @@ pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result
         local: None,
         poisoned: HashSet::new(),
         depth: 0,
+        defaulted: vec![],
     };
-    ck.check_expr(e, None)
+    ck.check_expr(e, None).map_err(|d| ck.explain_defaults(d))
 }
 
 impl<'s> Checker<'s> {
+    /// Adds a note to a type error that involves a literal whose element type
+    /// was a default: `1.5` in `Add(x_f64, Neg(1.5))` is f32 only by default.
+    fn explain_defaults(&self, d: Diag) -> Diag {
+        let inside = |s: &Span| {
+            std::iter::once(&d.span)
+                .chain(d.secondary.iter().map(|(sp, _)| sp))
+                .any(|outer| outer.start <= s.start && s.end <= outer.end)
+        };
+        let mentions = |elem: ElemType| {
+            let name = elem.name();
+            std::iter::once(&d.message)
+                .chain(std::iter::once(&d.label))
+                .chain(d.secondary.iter().map(|(_, l)| l))
+                .any(|text| {
+                    text.split(|c: char| !c.is_ascii_alphanumeric())
+                        .any(|w| w == name)
+                })
+        };
+        let found = self
+            .defaulted
+            .iter()
+            .find(|(s, elem)| inside(s) && mentions(*elem));
+        match found {
+            Some((s, elem)) => {
+                let text = self.src.get(s.clone()).unwrap_or("the literal");
+                let note = format!("`{text}` has no type from context, so it defaulted to {elem}");
+                // The other element type the error names is likely the one meant.
+                let meant = d
+                    .message
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter_map(ElemType::parse)
+                    .find(|t| t != elem)
+                    .filter(|_| !text.starts_with('{'));
+                match meant {
+                    Some(t) => d.with_note(format!("{note}; write `{t} {text}` to give it a type")),
+                    None => d.with_note(note),
+                }
+            }
+            None => d,
+        }
+    }
+
     fn check_stmt(&mut self, s: &ast::Stmt) -> Result<ir::Stmt, Diag> {
         let kind = match &s.kind {
             ast::StmtKind::Let(b) => {
@@ -519,22 +581,10 @@ impl<'s> Checker<'s> {
                 if let Some(comp) = self.env.comps.get(&callee.name).cloned() {
                     return self.call_comp(&comp, &argrefs, span);
                 }
-                match registry::lookup(&callee.name) {
-                    Some(op) => self.call_op(op, span, callee.span.clone(), argrefs),
-                    None => {
-                        let mut d = Diag::check(
-                            "name",
-                            format!("unknown operation `{}`", callee.name),
-                            callee.span.clone(),
-                        )
-                        .with_label("no op or comp of this name");
-                        let near = registry::similar(&callee.name);
-                        if !near.is_empty() {
-                            d = d.with_help(format!("did you mean {}?", near.join(", ")));
-                        }
-                        Err(d)
-                    }
+                if let Some(op) = registry::lookup(&callee.name) {
+                    return self.call_op(op, span, callee.span.clone(), argrefs);
                 }
+                Err(unknown_op(&callee.name, &callee.span))
             }
         }
     }
@@ -547,6 +597,7 @@ impl<'s> Checker<'s> {
         args: Vec<ArgRef>,
     ) -> Result<ir::Expr, Diag> {
         let mut cx = CallCtx::new(self, op, span.clone(), callee_span, args);
+        cx.check_keywords()?;
         let checked = (op.rule)(&mut cx)?;
         let args = cx.finish()?;
         Ok(ir::Expr {
@@ -573,10 +624,7 @@ impl<'s> Checker<'s> {
                 format!(
                     "computation `{}` takes {} by position, {} given",
                     comp.name,
-                    match comp.params.len() {
-                        1 => "1 argument".to_string(),
-                        n => format!("{n} arguments"),
-                    },
+                    crate::english::count(comp.params.len(), "argument"),
                     args.len()
                 ),
                 span,
@@ -636,11 +684,10 @@ impl<'s> Checker<'s> {
         }
         if self.poisoned.contains(name) {
             return Err(Diag::check(
-                "name",
+                POISONED,
                 format!("`{name}` has no value because its definition failed"),
                 span,
-            )
-            .with_label("see the earlier error"));
+            ));
         }
         if self.env.comps.contains_key(name) {
             return Err(Diag::check(
@@ -698,9 +745,9 @@ impl<'s> Checker<'s> {
                     return Err(Diag::check(
                         "literal",
                         format!(
-                            "the tuple type has {} elements but {} values follow",
-                            types.len(),
-                            items.len()
+                            "the tuple type has {} but {} follow",
+                            crate::english::count(types.len(), "element"),
+                            crate::english::count(items.len(), "value")
                         ),
                         value.span.clone(),
                     )
@@ -779,7 +826,11 @@ impl<'s> Checker<'s> {
         }
         let elem = match elem {
             Some(t) => t,
-            None => literal::default_elem(&flat)?,
+            None => {
+                let t = literal::default_elem(&flat)?;
+                self.defaulted.push((e.span.clone(), t));
+                t
+            }
         };
         let ty = Type::Array(ArrayType::new(elem, flat.dims.clone()));
         self.check_size(&ty, &e.span)?;
@@ -836,6 +887,26 @@ fn elem_of(t: &Type) -> Option<ElemType> {
     t.as_array().map(|a| a.elem)
 }
 
+/// A call of an op xlet does not have: one XLA has but xlet lacks yet, or a slip.
+fn unknown_op(name: &str, span: &Span) -> Diag {
+    if let Some(xla) = registry::not_yet(name) {
+        return Diag::check(
+            "name",
+            format!("`{xla}` is an XLA operation that is not implemented in xlet yet"),
+            span.clone(),
+        )
+        .with_label("not implemented yet")
+        .with_help("`:help` in the REPL lists the operations xlet has");
+    }
+    let mut d = Diag::check("name", format!("unknown operation `{name}`"), span.clone())
+        .with_label("no op or comp of this name");
+    let near = registry::similar(name);
+    if !near.is_empty() {
+        d = d.with_help(format!("did you mean {}?", near.join(", ")));
+    }
+    d
+}
+
 fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
     registry::lookup(name).ok_or_else(|| {
         Diag::check(
@@ -845,3 +916,6 @@ fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
         )
     })
 }
+
+#[cfg(test)]
+mod message_tests;
