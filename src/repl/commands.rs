@@ -283,7 +283,12 @@ fn load(repl: &mut Repl, path: &str) -> Outcome {
     match std::fs::read_to_string(&full) {
         Ok(src) => repl.run_source(&Origin::new(path, 1), &src),
         Err(e) => {
-            complain(&format!("error: cannot read {path}: {e} (nothing was run)"));
+            let shown = if full.as_os_str() == path {
+                path.to_string()
+            } else {
+                format!("{path} ({})", full.display())
+            };
+            complain(&format!("error: cannot read {shown}: {e} (nothing was run)"));
             Outcome::Failed(3)
         }
     }

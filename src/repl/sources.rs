@@ -90,21 +90,27 @@ impl fmt::Display for SrcId {
 
 /// Renders one diagnostic about the input `src` (named by `origin`), whose
 /// spans may also point into kept inputs.
+///
+/// ariadne numbers the lines of the snippet it shows from the start of the text
+/// it is given (its display offset moves only the header), so an input that
+/// starts on line N is given with N-1 empty lines before it.
 pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color: bool) -> String {
     let mut used: HashMap<usize, (Origin, &str)> = HashMap::new();
     let mut place = |span: &Span| -> (SrcId, Span) {
-        match kept.find(span) {
+        let (id, o, local) = match kept.find(span) {
             Some((i, local)) => {
                 let k = &kept.kept[i];
                 used.insert(i + 1, (k.origin.clone(), k.src.as_str()));
-                (SrcId(i + 1, k.origin.name.clone()), local)
+                (SrcId(i + 1, k.origin.name.clone()), &k.origin, local)
             }
             None => {
                 used.insert(0, (origin.clone(), src));
                 let end = span.end.min(src.len());
-                (SrcId(0, origin.name.clone()), span.start.min(end)..end)
+                (SrcId(0, origin.name.clone()), origin, span.start.min(end)..end)
             }
-        }
+        };
+        let pad = o.first_line - 1;
+        (id, local.start + pad..local.end + pad)
     };
     let (pid, pspan) = place(&d.span);
     let secondary: Vec<((SrcId, Span), &String)> =
@@ -114,7 +120,7 @@ pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color
             Some(k) => (&k.origin, k.src.as_str()),
             None => (origin, src),
         };
-        let (l, c) = crate::diag::line_col(text, pspan.start);
+        let (l, c) = crate::diag::line_col(text, pspan.start - (o.first_line - 1));
         (l + o.first_line - 1, c)
     };
     let mut report = Report::build(ReportKind::Error, (pid.clone(), pspan.clone()))
@@ -149,11 +155,11 @@ pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color
     if let Some(help) = &d.help {
         report = report.with_help(help);
     }
-    let sources: HashMap<SrcId, Source<&str>> = used
+    let sources: HashMap<SrcId, Source<String>> = used
         .into_iter()
         .map(|(i, (o, text))| {
-            let s = Source::from(text).with_display_line_offset(o.first_line - 1);
-            (SrcId(i, o.name), s)
+            let padded = "\n".repeat(o.first_line - 1) + text;
+            (SrcId(i, o.name), Source::from(padded))
         })
         .collect();
     let cache = FnCache::new(|id: &SrcId| Err(format!("no source {id}"))).with_sources(sources);
