@@ -93,6 +93,9 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// one) and keywords given twice, before the rule reads anything: otherwise
     /// `Transpose(x, perm={1,0})` would only say that `permutation` is missing.
     pub fn check_keywords(&self) -> Result<(), Diag> {
+        if self.named.is_empty() {
+            return Ok(());
+        }
         let params = registry::params(self.op);
         for (k, (n, _)) in self.named.iter().enumerate() {
             if let Some((first, _)) = self.named[..k].iter().find(|(m, _)| m.name == n.name) {

@@ -584,6 +584,13 @@ impl<'s> Checker<'s> {
                 if let Some(op) = registry::lookup(&callee.name) {
                     return self.call_op(op, span, callee.span.clone(), argrefs);
                 }
+                if self.poisoned.contains(&callee.name) {
+                    return Err(Diag::check(
+                        POISONED,
+                        format!("`{}` failed to check", callee.name),
+                        callee.span.clone(),
+                    ));
+                }
                 Err(unknown_op(&callee.name, &callee.span))
             }
         }

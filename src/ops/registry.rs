@@ -235,22 +235,22 @@ pub fn similar(name: &str) -> Vec<&'static str> {
     out.into_iter().map(|(_, n)| n).take(3).collect()
 }
 
-/// The name in `names` nearest to `name` (edit distance at most 2, or a prefix
-/// of it), for "did you mean".
+/// The name in `names` nearest to `name`, for "did you mean": one it starts
+/// (`perm` → `permutation`), else the closest by edit distance if that is at most
+/// 2 or a third of the longer name (`broadcast_dims` → `broadcast_dimensions`).
 pub fn nearest<'n>(name: &str, names: &[&'n str]) -> Option<&'n str> {
     let lower = name.to_ascii_lowercase();
     names
         .iter()
-        .map(|n| {
+        .filter_map(|n| {
             let nl = n.to_ascii_lowercase();
-            let d = if lower.len() >= 2 && nl.starts_with(&lower) {
-                1
-            } else {
-                edit_distance(&lower, &nl)
-            };
-            (d, *n)
+            if lower.len() >= 2 && nl.starts_with(&lower) {
+                return Some((0, *n));
+            }
+            let d = edit_distance(&lower, &nl);
+            let allowed = 2.max(lower.len().max(nl.len()) / 3);
+            (d <= allowed).then_some((d, *n))
         })
-        .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, n)| n)
 }
@@ -318,5 +318,11 @@ mod tests {
         assert_eq!(nearest("perm", &names), Some("permutation"));
         assert_eq!(nearest("permutaton", &names), Some("permutation"));
         assert_eq!(nearest("zzz", &names), None);
+        let names = ["lhs", "rhs", "broadcast_dimensions"];
+        assert_eq!(
+            nearest("broadcast_dims", &names),
+            Some("broadcast_dimensions")
+        );
+        assert_eq!(nearest("lsh", &names), Some("lhs"));
     }
 }

@@ -288,7 +288,9 @@ fn load(repl: &mut Repl, path: &str) -> Outcome {
             } else {
                 format!("{path} ({})", full.display())
             };
-            complain(&format!("error: cannot read {shown}: {e} (nothing was run)"));
+            complain(&format!(
+                "error: cannot read {shown}: {e} (nothing was run)"
+            ));
             Outcome::Failed(3)
         }
     }

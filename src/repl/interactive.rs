@@ -93,20 +93,47 @@ impl ConditionalEventHandler for RememberDropped {
     }
 }
 
-/// Puts `^C` after the dropped line, as a shell does. The editor has already
-/// moved to the next line, so go back up to the end of the dropped one.
+/// Puts `^C` after the dropped line, as a shell does.
 fn mark_dropped(prompt: &str, line: &str, width: Option<usize>) {
-    let Some(width) = width.filter(|&w| w > 2) else {
-        return;
-    };
-    let col = (prompt.chars().count() + line.chars().count()) % width;
-    // A line that filled its last row exactly: the end is at a row's edge; no room.
-    if col == 0 || col + 2 > width {
-        return;
+    if let Some(marker) = dropped_marker(prompt, line, width) {
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{marker}");
+        let _ = out.flush();
     }
-    let mut out = std::io::stdout().lock();
-    let _ = write!(out, "\x1b[1A\x1b[{}G^C\n", col + 1);
-    let _ = out.flush();
+}
+
+/// The editor has already moved to the next line: go back up to the end of the
+/// dropped one (its last row, if it wrapped), write `^C`, and come back down.
+/// Nothing if the width is unknown or the line ends at a row's edge.
+fn dropped_marker(prompt: &str, line: &str, width: Option<usize>) -> Option<String> {
+    let width = width.filter(|&w| w > 2)?;
+    let col = (prompt.chars().count() + line.chars().count()) % width;
+    if col == 0 || col + 2 > width {
+        return None;
+    }
+    Some(format!("\x1b[1A\x1b[{}G^C\n", col + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marker_goes_after_the_dropped_text() {
+        // "xlet> " + "let x" ends at column 11 (0-based), so `^C` goes in column 12 (1-based).
+        assert_eq!(
+            dropped_marker(PROMPT, "let x", Some(80)).as_deref(),
+            Some("\x1b[1A\x1b[12G^C\n")
+        );
+        // Wrapped: 6 + 100 characters on 80 columns end at column 26 of the second row.
+        let long = "x".repeat(100);
+        assert_eq!(
+            dropped_marker(PROMPT, &long, Some(80)).as_deref(),
+            Some("\x1b[1A\x1b[27G^C\n")
+        );
+        assert_eq!(dropped_marker(PROMPT, "", None), None);
+        assert_eq!(dropped_marker(PROMPT, &"x".repeat(74), Some(80)), None);
+    }
 }
 
 /// `$XLET_HISTORY`, else `~/.xlet_history`; none if neither can be found.

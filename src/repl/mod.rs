@@ -358,7 +358,7 @@ mod tests {
                 .as_deref(),
             Some("s32[2]")
         );
-        assert_eq!(r.bound_names(), vec!["x".to_string()]);
+        assert_eq!(r.bound_names(), ["_", "x"]);
         assert_eq!(r.handle(":nope"), Outcome::Failed(3));
         assert_eq!(r.handle(":load /nonexistent/file.xlet"), Outcome::Failed(3));
         assert_eq!(r.handle(":type x + 1"), Outcome::Done);
@@ -376,13 +376,13 @@ mod tests {
         assert_eq!(r.handle("let a = 1"), Outcome::Done);
         assert_eq!(type_of(&r, "_"), None);
         assert_eq!(r.handle("{1, 2}\nf32 3"), Outcome::Done);
-        assert_eq!(type_of(&r, "_").as_deref(), Some("f32[]"));
+        assert_eq!(type_of(&r, "_").as_deref(), Some("f32"));
         assert_eq!(r.handle("_ * 2"), Outcome::Done);
         assert_eq!(r.handle("let b = _ + 1"), Outcome::Done);
-        assert_eq!(type_of(&r, "b").as_deref(), Some("f32[]"));
+        assert_eq!(type_of(&r, "b").as_deref(), Some("f32"));
         // A failed input leaves `_` as it was.
         assert_eq!(r.handle("{1, 2}\nthen 1 == 2"), Outcome::Failed(1));
-        assert_eq!(type_of(&r, "_").as_deref(), Some("f32[]"));
+        assert_eq!(type_of(&r, "_").as_deref(), Some("f32"));
     }
 
     #[test]

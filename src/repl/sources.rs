@@ -106,7 +106,11 @@ pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color
             None => {
                 used.insert(0, (origin.clone(), src));
                 let end = span.end.min(src.len());
-                (SrcId(0, origin.name.clone()), origin, span.start.min(end)..end)
+                (
+                    SrcId(0, origin.name.clone()),
+                    origin,
+                    span.start.min(end)..end,
+                )
             }
         };
         let pad = o.first_line - 1;
