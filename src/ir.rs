@@ -75,7 +75,7 @@ pub enum ExprKind {
 }
 
 /// A checked `comp`: parameters occupy slots `0..params.len()`, its bindings the next slots.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Comp {
     pub id: usize,
     pub name: String,

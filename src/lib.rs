@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod check;
 pub mod diag;
+pub mod english;
 pub mod eval;
 pub mod ir;
 pub mod kernels;

@@ -4,11 +4,12 @@
 
 use crate::check::{Limits, TypeEnv, check_program};
 use crate::diag::{Diag, Stage};
-use crate::eval::{Env, Output, run_program};
+use crate::eval::{Env, INTERRUPTED, Output, run_program};
 use crate::ir;
 use crate::kernels::alloc;
 use crate::syntax;
 use crate::value::Value;
+use std::sync::atomic::Ordering;
 
 #[derive(Clone, Debug, Default)]
 pub struct Session {
@@ -68,7 +69,13 @@ impl Session {
     fn run_inner(&mut self, src: &str, out: &mut dyn Output) -> Result<(), Failure> {
         let (prog, types) = self.check(src)?;
         let mut env = self.env.clone();
-        let diags = run_program(&prog, &mut env, out);
+        let mut diags = run_program(&prog, &mut env, out);
+        // Ctrl-C during the last op finds no later op boundary to stop at: check
+        // once more, so an interrupted input never commits anything.
+        if diags.is_empty() && INTERRUPTED.load(Ordering::SeqCst) {
+            let at = prog.stmts.last().map_or(0..0, |s| s.span.clone());
+            diags.push(Diag::runtime("interrupted", "interrupted", at));
+        }
         if !diags.is_empty() {
             return Err(Failure {
                 stage: Stage::Runtime,

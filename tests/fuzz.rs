@@ -111,7 +111,11 @@ fn harness_reports_an_abort() -> Result<(), Failed> {
             let _ = std::fs::remove_file(p);
             Ok(())
         }
-        other => Err(format!("expected input 3 to be saved, got {other:?}; {:?}", report.problems).into()),
+        other => Err(format!(
+            "expected input 3 to be saved, got {other:?}; {:?}",
+            report.problems
+        )
+        .into()),
     }
 }
 
@@ -166,7 +170,10 @@ fn supervise(seed: u64, execs: u64, seconds: u64, abort_at: Option<u64>) -> Resu
         .cloned()
         .collect::<Vec<_>>()
         .join("\n");
-    let mut problems: Vec<String> = lines.into_iter().filter(|l| l.starts_with("FOUND")).collect();
+    let mut problems: Vec<String> = lines
+        .into_iter()
+        .filter(|l| l.starts_with("FOUND"))
+        .collect();
     let mut saved = None;
     let index = std::fs::read(&index_file);
     let _ = std::fs::remove_file(&index_file);
@@ -281,7 +288,10 @@ fn child_main() -> i32 {
             }
             Verdict::Hung => {
                 let p = save_crash(&src);
-                println!("FOUND hang on {} (not interrupted within the grace time)", p.display());
+                println!(
+                    "FOUND hang on {} (not interrupted within the grace time)",
+                    p.display()
+                );
                 return 1;
             }
         }
@@ -355,7 +365,11 @@ impl Rng {
         z ^ (z >> 31)
     }
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
     fn pick<'a, T>(&mut self, xs: &'a [T]) -> Option<&'a T> {
         xs.get(self.below(xs.len()))
@@ -366,20 +380,90 @@ impl Rng {
 
 /// Numbers that sit on edges: sizes, type ranges, float specials.
 const NUMBERS: &[&str] = &[
-    "0", "1", "-1", "2", "3", "7", "127", "128", "255", "256", "65535", "65536", "70000",
-    "2147483647", "-2147483648", "4294967295", "4294967296", "9223372036854775807",
-    "18446744073709551615", "99999999999999999999", "100000000", "1000000000", "0.5", "-0",
-    "1e39", "1e400", "1e-46", "nan", "-nan", "inf", "-inf", "3.4028235e38",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "7",
+    "127",
+    "128",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "70000",
+    "2147483647",
+    "-2147483648",
+    "4294967295",
+    "4294967296",
+    "9223372036854775807",
+    "18446744073709551615",
+    "99999999999999999999",
+    "100000000",
+    "1000000000",
+    "0.5",
+    "-0",
+    "1e39",
+    "1e400",
+    "1e-46",
+    "nan",
+    "-nan",
+    "inf",
+    "-inf",
+    "3.4028235e38",
 ];
 
 /// Fragments that shape programs: brackets, types with edge sizes, separators.
 const FRAGMENTS: &[&str] = &[
-    "{", "}", "(", ")", "[", "]", ",", ";", "\n", "=", "==", "~=", "x", "_", ".", ":", "->",
-    "{}", "{{}}", "()", "(,)", "f32[0]", "f32[0x100000000]", "f32[100000000x0]",
-    "s32[2x0x3]", "f32[]", "pred[3]", "u8[4294967296]", "f16", "bf16", "f64[1x1x1x1x1x1]",
-    "then ", "let y = ", "comp g(a: f32) -> f32 { a }\n", "broadcast_dimensions={1}",
-    "broadcast_dimensions={}", "{0, 0}", "{1, 0}", "{4294967296}", "/*", "*/", "//",
-    "\"", "'", "\u{0}", "é", "within ", "type=TOTALORDER",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ";",
+    "\n",
+    "=",
+    "==",
+    "~=",
+    "x",
+    "_",
+    ".",
+    ":",
+    "->",
+    "{}",
+    "{{}}",
+    "()",
+    "(,)",
+    "f32[0]",
+    "f32[0x100000000]",
+    "f32[100000000x0]",
+    "s32[2x0x3]",
+    "f32[]",
+    "pred[3]",
+    "u8[4294967296]",
+    "f16",
+    "bf16",
+    "f64[1x1x1x1x1x1]",
+    "then ",
+    "let y = ",
+    "comp g(a: f32) -> f32 { a }\n",
+    "broadcast_dimensions={1}",
+    "broadcast_dimensions={}",
+    "{0, 0}",
+    "{1, 0}",
+    "{4294967296}",
+    "/*",
+    "*/",
+    "//",
+    "\"",
+    "'",
+    "\u{0}",
+    "é",
+    "within ",
+    "type=TOTALORDER",
 ];
 
 /// A source cut into tokens (identifiers, numbers, single characters, whitespace runs).
@@ -391,7 +475,8 @@ fn tokens(src: &str) -> Vec<&str> {
             rest.find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
                 .unwrap_or(rest.len())
         } else if c.is_whitespace() {
-            rest.find(|ch: char| !ch.is_whitespace()).unwrap_or(rest.len())
+            rest.find(|ch: char| !ch.is_whitespace())
+                .unwrap_or(rest.len())
         } else {
             c.len_utf8()
         };
@@ -473,7 +558,11 @@ impl Corpus {
             4 => {
                 let len = (1 + rng.below(12)).min(n.saturating_sub(at));
                 let run: Vec<String> = toks[at..at + len].to_vec();
-                let times = if rng.below(8) == 0 { 1 + rng.below(2000) } else { 1 };
+                let times = if rng.below(8) == 0 {
+                    1 + rng.below(2000)
+                } else {
+                    1
+                };
                 let copies = std::iter::repeat_n(run, times).flatten();
                 toks.splice(at + len..at + len, copies);
             }

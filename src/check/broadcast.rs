@@ -212,7 +212,11 @@ fn check_map(
                 lo,
                 lo.rank()
             ),
-            format!("needs {} entries, one per dimension of {}", lo.rank(), lo),
+            format!(
+                "needs {}, one per dimension of {}",
+                crate::english::count(lo.rank(), "entry"),
+                lo
+            ),
         ));
     }
     let mut map = Vec::with_capacity(b.dims.len());

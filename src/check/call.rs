@@ -7,7 +7,7 @@ use super::literal::{flatten, has_float_text, is_weak};
 use crate::ast::{Expr, ExprKind, Ident, Span, TypeExprKind, UnOp};
 use crate::diag::Diag;
 use crate::ir;
-use crate::ops::registry::OpDef;
+use crate::ops::registry::{self, OpDef};
 use crate::types::{ArrayType, ElemType, Type};
 use crate::value::literal::Atom;
 
@@ -87,6 +87,43 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// A check error for constraint `c`, message prefixed with the op name.
     pub fn err(&self, c: &str, message: impl std::fmt::Display, span: Span) -> Diag {
         Diag::check(self.code(c), format!("{}: {}", self.op.name, message), span)
+    }
+
+    /// Rejects keyword arguments the op does not have (naming the nearest real
+    /// one) and keywords given twice, before the rule reads anything: otherwise
+    /// `Transpose(x, perm={1,0})` would only say that `permutation` is missing.
+    pub fn check_keywords(&self) -> Result<(), Diag> {
+        if self.named.is_empty() {
+            return Ok(());
+        }
+        let params = registry::params(self.op);
+        for (k, (n, _)) in self.named.iter().enumerate() {
+            if let Some((first, _)) = self.named[..k].iter().find(|(m, _)| m.name == n.name) {
+                return Err(Diag::check(
+                    self.code("arity"),
+                    format!("{}: argument `{}` is given twice", self.op.name, n.name),
+                    n.span.clone(),
+                )
+                .with_label("given again here")
+                .with_secondary(first.span.clone(), "first given here"));
+            }
+            if params.contains(&n.name.as_str()) {
+                continue;
+            }
+            let mut d = Diag::check(
+                self.code("arity"),
+                format!("{}: unknown argument `{}`", self.op.name, n.name),
+                n.span.clone(),
+            )
+            .with_label("not an argument of this op");
+            let call = format!("{} is called as {}", self.op.name, self.op.signature);
+            d = match registry::nearest(&n.name, &params) {
+                Some(near) => d.with_help(format!("did you mean `{near}`? {call}")),
+                None => d.with_help(call),
+            };
+            return Err(d);
+        }
+        Ok(())
     }
 
     pub fn positional_count(&self) -> usize {

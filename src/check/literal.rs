@@ -152,6 +152,6 @@ pub fn build(flat: &Flat, elem: ElemType, span: &Span) -> Result<Array, Diag> {
             why.clone(),
             flat.spans.get(i).cloned().unwrap_or(span.clone()),
         )
-        .with_label(format!("not a {elem} value"))
+        .with_label(format!("not {} value", crate::english::a(elem.name())))
     })
 }

@@ -58,10 +58,14 @@ pub struct Checker<'s> {
     /// The deepest evaluation nesting seen in the current comp body, counting the
     /// bodies of the comps it calls (each comp's `depth`).
     reach: usize,
-    /// Set when a statement used a name whose definition failed: its error is a
-    /// consequence of that earlier one and is not reported again.
-    follows_failure: bool,
+    /// Untyped literals of the statement being checked that took a default
+    /// element type (no context gave one), so an error can say where f32 came from.
+    defaulted: Vec<(Span, ElemType)>,
 }
+
+/// The code of the error a use of a poisoned name raises: it fails the statement
+/// but is not shown, since the failed definition was already reported.
+const POISONED: &str = "poisoned";
 
 /// Expressions nested deeper than this are rejected (checking and evaluation recurse).
 pub const MAX_DEPTH: usize = 10_000;
@@ -84,19 +88,26 @@ pub fn check_program(
         poisoned: HashSet::new(),
         depth: 0,
         reach: 0,
-        follows_failure: false,
+        defaulted: vec![],
     };
     let mut errors = vec![];
     let mut stmts = vec![];
     for s in &prog.stmts {
-        ck.follows_failure = false;
+        ck.defaulted.clear();
         match ck.check_stmt(s) {
             Ok(st) => stmts.push(st),
-            // A chain of comps each calling the failed one before would otherwise
-            // report one error per link (and there is already an error).
-            Err(_) if ck.follows_failure && !errors.is_empty() => {}
-            Err(d) => errors.push(d),
+            Err(d) if d.code == POISONED => {}
+            Err(d) => errors.push(ck.explain_defaults(d)),
         }
+    }
+    // Only uses of poisoned names failed: impossible without the failed
+    // definition, but never let a program with errors pass silently.
+    if errors.is_empty() && stmts.len() < prog.stmts.len() {
+        errors.push(Diag::check(
+            "name",
+            "internal: a statement failed without an error",
+            0..0,
+        ));
     }
     if errors.is_empty() {
         Ok((ir::Program { stmts }, ck.env))
@@ -115,12 +126,54 @@ pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result
         poisoned: HashSet::new(),
         depth: 0,
         reach: 0,
-        follows_failure: false,
+        defaulted: vec![],
     };
-    ck.check_expr(e, None)
+    ck.check_expr(e, None).map_err(|d| ck.explain_defaults(d))
 }
 
 impl<'s> Checker<'s> {
+    /// Adds a note to a type error that involves a literal whose element type
+    /// was a default: `1.5` in `Add(x_f64, Neg(1.5))` is f32 only by default.
+    fn explain_defaults(&self, d: Diag) -> Diag {
+        let inside = |s: &Span| {
+            std::iter::once(&d.span)
+                .chain(d.secondary.iter().map(|(sp, _)| sp))
+                .any(|outer| outer.start <= s.start && s.end <= outer.end)
+        };
+        let mentions = |elem: ElemType| {
+            let name = elem.name();
+            std::iter::once(&d.message)
+                .chain(std::iter::once(&d.label))
+                .chain(d.secondary.iter().map(|(_, l)| l))
+                .any(|text| {
+                    text.split(|c: char| !c.is_ascii_alphanumeric())
+                        .any(|w| w == name)
+                })
+        };
+        let found = self
+            .defaulted
+            .iter()
+            .find(|(s, elem)| inside(s) && mentions(*elem));
+        match found {
+            Some((s, elem)) => {
+                let text = self.src.get(s.clone()).unwrap_or("the literal");
+                let note = format!("`{text}` has no type from context, so it defaulted to {elem}");
+                // The other element type the error names is likely the one meant.
+                let meant = d
+                    .message
+                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .filter_map(ElemType::parse)
+                    .find(|t| t != elem)
+                    .filter(|_| !text.starts_with('{'));
+                match meant {
+                    Some(t) => d.with_note(format!("{note}; write `{t} {text}` to give it a type")),
+                    None => d.with_note(note),
+                }
+            }
+            None => d,
+        }
+    }
+
     fn check_stmt(&mut self, s: &ast::Stmt) -> Result<ir::Stmt, Diag> {
         let kind = match &s.kind {
             ast::StmtKind::Let(b) => {
@@ -536,34 +589,17 @@ impl<'s> Checker<'s> {
                 if let Some(comp) = self.env.comps.get(&callee.name).cloned() {
                     return self.call_comp(&comp, &argrefs, span);
                 }
+                if let Some(op) = registry::lookup(&callee.name) {
+                    return self.call_op(op, span, callee.span.clone(), argrefs);
+                }
                 if self.poisoned.contains(&callee.name) {
-                    self.follows_failure = true;
                     return Err(Diag::check(
-                        "name",
-                        format!(
-                            "`{}` cannot be called because its definition failed",
-                            callee.name
-                        ),
+                        POISONED,
+                        format!("`{}` failed to check", callee.name),
                         callee.span.clone(),
-                    )
-                    .with_label("see the earlier error"));
+                    ));
                 }
-                match registry::lookup(&callee.name) {
-                    Some(op) => self.call_op(op, span, callee.span.clone(), argrefs),
-                    None => {
-                        let mut d = Diag::check(
-                            "name",
-                            format!("unknown operation `{}`", callee.name),
-                            callee.span.clone(),
-                        )
-                        .with_label("no op or comp of this name");
-                        let near = registry::similar(&callee.name);
-                        if !near.is_empty() {
-                            d = d.with_help(format!("did you mean {}?", near.join(", ")));
-                        }
-                        Err(d)
-                    }
-                }
+                Err(unknown_op(&callee.name, &callee.span))
             }
         }
     }
@@ -576,6 +612,7 @@ impl<'s> Checker<'s> {
         args: Vec<ArgRef>,
     ) -> Result<ir::Expr, Diag> {
         let mut cx = CallCtx::new(self, op, span.clone(), callee_span, args);
+        cx.check_keywords()?;
         let checked = (op.rule)(&mut cx)?;
         let args = cx.finish()?;
         Ok(ir::Expr {
@@ -602,10 +639,7 @@ impl<'s> Checker<'s> {
                 format!(
                     "computation `{}` takes {} by position, {} given",
                     comp.name,
-                    match comp.params.len() {
-                        1 => "1 argument".to_string(),
-                        n => format!("{n} arguments"),
-                    },
+                    crate::english::count(comp.params.len(), "argument"),
                     args.len()
                 ),
                 span,
@@ -683,13 +717,11 @@ impl<'s> Checker<'s> {
             });
         }
         if self.poisoned.contains(name) {
-            self.follows_failure = true;
             return Err(Diag::check(
-                "name",
+                POISONED,
                 format!("`{name}` has no value because its definition failed"),
                 span,
-            )
-            .with_label("see the earlier error"));
+            ));
         }
         if self.env.comps.contains_key(name) {
             return Err(Diag::check(
@@ -747,9 +779,9 @@ impl<'s> Checker<'s> {
                     return Err(Diag::check(
                         "literal",
                         format!(
-                            "the tuple type has {} elements but {} values follow",
-                            types.len(),
-                            items.len()
+                            "the tuple type has {} but {} follow",
+                            crate::english::count(types.len(), "element"),
+                            crate::english::count(items.len(), "value")
                         ),
                         value.span.clone(),
                     )
@@ -831,7 +863,11 @@ impl<'s> Checker<'s> {
         }
         let elem = match elem {
             Some(t) => t,
-            None => literal::default_elem(&flat)?,
+            None => {
+                let t = literal::default_elem(&flat)?;
+                self.defaulted.push((e.span.clone(), t));
+                t
+            }
         };
         let ty = Type::Array(ArrayType::new(elem, flat.dims.clone()));
         self.check_size(&ty, &e.span)?;
@@ -888,6 +924,26 @@ fn elem_of(t: &Type) -> Option<ElemType> {
     t.as_array().map(|a| a.elem)
 }
 
+/// A call of an op xlet does not have: one XLA has but xlet lacks yet, or a slip.
+fn unknown_op(name: &str, span: &Span) -> Diag {
+    if let Some(xla) = registry::not_yet(name) {
+        return Diag::check(
+            "name",
+            format!("`{xla}` is an XLA operation that is not implemented in xlet yet"),
+            span.clone(),
+        )
+        .with_label("not implemented yet")
+        .with_help("`:help` in the REPL lists the operations xlet has");
+    }
+    let mut d = Diag::check("name", format!("unknown operation `{name}`"), span.clone())
+        .with_label("no op or comp of this name");
+    let near = registry::similar(name);
+    if !near.is_empty() {
+        d = d.with_help(format!("did you mean {}?", near.join(", ")));
+    }
+    d
+}
+
 fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
     registry::lookup(name).ok_or_else(|| {
         Diag::check(
@@ -897,3 +953,6 @@ fn lookup_builtin(name: &str) -> Result<&'static registry::OpDef, Diag> {
         )
     })
 }
+
+#[cfg(test)]
+mod message_tests;

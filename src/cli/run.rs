@@ -3,11 +3,12 @@
 use super::Options;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xlet::ast::Span;
 use xlet::check::Limits;
 use xlet::diag::{LineIndex, Renderer};
-use xlet::eval::Output;
+use xlet::eval::{INTERRUPTED, Output};
 use xlet::ir;
 use xlet::print::{PrintError, PrintOptions, write_value};
 use xlet::session::{Failure, Session};
@@ -83,13 +84,20 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         },
         profile: profile.then(Vec::new),
     };
+    // Ctrl-C stops the run at the next op boundary (and after the last op), with
+    // exit code 130 as a shell expects; without a handler it would kill the process.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let result = session.run(&src, &mut out);
     if let Some(times) = &out.profile {
         print_profile(times, &name, &src);
     }
     match result {
         Ok(()) => 0,
-        Err(f) => report(&f, &name, &src, opts),
+        Err(f) => {
+            let code = report(&f, &name, &src, opts);
+            let interrupted = f.diags.iter().any(|d| d.code == "interrupted");
+            if interrupted { 130 } else { code }
+        }
     }
 }
 

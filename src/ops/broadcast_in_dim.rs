@@ -73,10 +73,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .err(
                 "C3",
                 format!(
-                    "broadcast_dimensions {} has {} entries but the operand {t} has {} dimensions",
+                    "broadcast_dimensions {} has {} but the operand {t} has {}",
                     fmt_list(&bd.value),
-                    bd.value.len(),
-                    t.rank()
+                    crate::english::count(bd.value.len(), "entry"),
+                    crate::english::count(t.rank(), "dimension")
                 ),
                 bd.span.clone(),
             )

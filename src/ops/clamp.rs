@@ -48,14 +48,27 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     }
     for (c, name, b, o) in [("C3", "min", &lo, &ops[0]), ("C4", "max", &hi, &ops[2])] {
         if !b.is_scalar() && b.dims != x.dims {
-            return Err(cx
+            let mut d = cx
                 .err(
                     c,
                     format!("{name} {b} must be a scalar or have the operand's shape {x}"),
                     o.span.clone(),
                 )
                 .with_label(format!("{b}"))
-                .with_secondary(ops[1].span.clone(), format!("the operand is {x}")));
+                .with_secondary(ops[1].span.clone(), format!("the operand is {x}"));
+            // `Clamp(x, -1, 1)` (numpy's `clip` order) puts the array first.
+            if x.is_scalar() {
+                let [lo_t, x_t, hi_t] = [0, 1, 2].map(|i| cx.text(&ops[i].span));
+                let fixed = if c == "C3" {
+                    format!("Clamp({x_t}, {lo_t}, {hi_t})")
+                } else {
+                    format!("Clamp({lo_t}, {hi_t}, {x_t})")
+                };
+                d = d.with_help(format!(
+                    "XLA's order is Clamp(min, operand, max), the operand in the middle: did you mean {fixed}?"
+                ));
+            }
+            return Err(d);
         }
     }
     let f = for_class!(x.elem, T, [int, pred] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| x.max(lo).min(hi)))

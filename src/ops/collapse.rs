@@ -39,7 +39,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                     dims.span.clone(),
                 )
                 .with_label(format!("dimensions must be in 0..{rank}"))
-                .with_secondary(o.span.clone(), format!("{t} has {rank} dimensions")));
+                .with_secondary(
+                    o.span.clone(),
+                    format!("{t} has {}", crate::english::count(rank, "dimension")),
+                ));
         }
     }
     if let Some(w) = dims.value.windows(2).find(|w| w[1] != w[0] + 1) {

@@ -55,7 +55,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 dim.span.clone(),
             )
             .with_label(label)
-            .with_secondary(shape.span.clone(), format!("{t} has {rank} dimensions")));
+            .with_secondary(
+                shape.span.clone(),
+                format!("{t} has {}", crate::english::count(rank, "dimension")),
+            ));
     };
     let Some(f) = pick(t.elem) else {
         return Err(cx

@@ -62,6 +62,129 @@ pub fn lookup(name: &str) -> Option<&'static OpDef> {
     })
 }
 
+/// XLA operations (from the operation semantics reference) that xlet does not
+/// have yet. An op that lands is deleted from this table (a test checks that no
+/// name here is also in the registry).
+pub const NOT_YET: &[&str] = &[
+    "AfterAll",
+    "AllGather",
+    "AllReduce",
+    "AllToAll",
+    "BatchNormGrad",
+    "BatchNormInference",
+    "BatchNormTraining",
+    "BitcastConvertType",
+    "Call",
+    "Cholesky",
+    "CollectivePermute",
+    "Complex",
+    "CompositeCall",
+    "Concatenate",
+    "Conditional",
+    "Conv",
+    "ConvGeneralDilated",
+    "ConvWithGeneralPadding",
+    "CrossReplicaSum",
+    "CustomCall",
+    "Dot",
+    "DotGeneral",
+    "DynamicSlice",
+    "DynamicUpdateSlice",
+    "Erf",
+    "Fft",
+    "Gather",
+    "GetDimensionSize",
+    "Imag",
+    "Infeed",
+    "Map",
+    "OptimizationBarrier",
+    "Outfeed",
+    "Pad",
+    "Real",
+    "Recv",
+    "Reduce",
+    "ReducePrecision",
+    "ReduceScatter",
+    "ReduceWindow",
+    "ReplicaId",
+    "Rev",
+    "RngBitGenerator",
+    "RngNormal",
+    "RngUniform",
+    "Scatter",
+    "SelectAndScatter",
+    "Send",
+    "SetDimensionSize",
+    "Slice",
+    "Sort",
+    "TopK",
+    "TriangularSolve",
+    "While",
+];
+
+/// The XLA spelling of `name` if it is an XLA operation xlet does not have yet.
+pub fn not_yet(name: &str) -> Option<&'static str> {
+    NOT_YET
+        .iter()
+        .copied()
+        .find(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The op an infix or prefix operator stands for (`+` → Add), for `:help +`.
+pub fn by_operator(symbol: &str) -> Option<&'static OpDef> {
+    let name = match symbol {
+        "+" => "Add",
+        "-" => "Sub",
+        "*" => "Mul",
+        "/" => "Div",
+        "%" => "Rem",
+        "==" => "Eq",
+        "!=" => "Ne",
+        "<" => "Lt",
+        "<=" => "Le",
+        ">" => "Gt",
+        ">=" => "Ge",
+        "&&" => "And",
+        "||" => "Or",
+        "!" => "Not",
+        _ => return None,
+    };
+    lookup(name)
+}
+
+/// The names an op's arguments go by, read from its signature: the lowercase
+/// identifiers that are not attribute values (`Compare`'s `type=FLOAT|...`).
+/// These are what keyword arguments may be called, and what Tab completes.
+pub fn params(op: &OpDef) -> Vec<&'static str> {
+    let sig = op.signature;
+    let args = sig.find('(').map_or("", |i| &sig[i + 1..]);
+    let mut out: Vec<&'static str> = vec![];
+    let mut after_eq = false;
+    let mut start = None;
+    for (i, c) in args
+        .char_indices()
+        .chain(std::iter::once((args.len(), ' ')))
+    {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            let word = &args[s..i];
+            let is_name = word.starts_with(|c: char| c.is_ascii_lowercase());
+            if is_name && !after_eq && !out.contains(&word) {
+                out.push(word);
+            }
+        }
+        match c {
+            '=' => after_eq = true,
+            ',' | '[' | ']' | ')' => after_eq = false,
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The section of an op's spec file about it: from its heading to the next heading
 /// of the same or higher level.
 pub fn spec_section(op: &OpDef) -> String {
@@ -112,6 +235,26 @@ pub fn similar(name: &str) -> Vec<&'static str> {
     out.into_iter().map(|(_, n)| n).take(3).collect()
 }
 
+/// The name in `names` nearest to `name`, for "did you mean": one it starts
+/// (`perm` → `permutation`), else the closest by edit distance if that is at most
+/// 2 or a third of the longer name (`broadcast_dims` → `broadcast_dimensions`).
+pub fn nearest<'n>(name: &str, names: &[&'n str]) -> Option<&'n str> {
+    let lower = name.to_ascii_lowercase();
+    names
+        .iter()
+        .filter_map(|n| {
+            let nl = n.to_ascii_lowercase();
+            if lower.len() >= 2 && nl.starts_with(&lower) {
+                return Some((0, *n));
+            }
+            let d = edit_distance(&lower, &nl);
+            let allowed = 2.max(lower.len().max(nl.len()) / 3);
+            (d <= allowed).then_some((d, *n))
+        })
+        .min()
+        .map(|(_, n)| n)
+}
+
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -124,4 +267,62 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         prev = cur;
     }
     prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params_of(name: &str) -> Vec<&'static str> {
+        lookup(name).map(params).unwrap_or_default()
+    }
+
+    #[test]
+    fn params_come_from_signatures() {
+        assert_eq!(params_of("Transpose"), ["operand", "permutation"]);
+        assert_eq!(params_of("Reshape"), ["operand", "dimensions", "new_sizes"]);
+        assert_eq!(params_of("Add"), ["lhs", "rhs", "broadcast_dimensions"]);
+        assert_eq!(
+            params_of("Eq"),
+            ["lhs", "rhs", "broadcast_dimensions", "type"]
+        );
+        assert_eq!(params_of("Clamp"), ["min", "operand", "max"]);
+        assert_eq!(params_of("Iota"), ["shape", "iota_dimension"]);
+        for op in all() {
+            assert!(!params(op).is_empty(), "{} has no parameters", op.name);
+        }
+    }
+
+    #[test]
+    fn not_yet_table_holds_only_missing_ops() {
+        for n in NOT_YET {
+            assert!(
+                lookup(n).is_none(),
+                "{n} is implemented: remove it from NOT_YET"
+            );
+        }
+        assert_eq!(not_yet("dot"), Some("Dot"));
+        assert_eq!(not_yet("Add"), None);
+    }
+
+    #[test]
+    fn operators_name_ops() {
+        assert_eq!(by_operator("+").map(|o| o.name), Some("Add"));
+        assert_eq!(by_operator("&&").map(|o| o.name), Some("And"));
+        assert!(by_operator("@").is_none());
+    }
+
+    #[test]
+    fn nearest_names() {
+        let names = ["operand", "permutation"];
+        assert_eq!(nearest("perm", &names), Some("permutation"));
+        assert_eq!(nearest("permutaton", &names), Some("permutation"));
+        assert_eq!(nearest("zzz", &names), None);
+        let names = ["lhs", "rhs", "broadcast_dimensions"];
+        assert_eq!(
+            nearest("broadcast_dims", &names),
+            Some("broadcast_dimensions")
+        );
+        assert_eq!(nearest("lsh", &names), Some("lhs"));
+    }
 }

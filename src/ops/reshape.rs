@@ -52,7 +52,8 @@ pub fn permutation(
             .err(
                 c,
                 format!(
-                    "{what} {{{list}}} is not a permutation of the operand's {rank} dimensions"
+                    "{what} {{{list}}} is not a permutation of the operand's {}",
+                    crate::english::count(rank, "dimension")
                 ),
                 span.clone(),
             )

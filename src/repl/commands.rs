@@ -1,6 +1,7 @@
 //! The `:` commands: parsing (pure) and running them against the REPL.
 
-use super::{Outcome, REPL_FILE, Repl, complain, say};
+use super::sources::Origin;
+use super::{Outcome, Repl, complain, say};
 use crate::check::check_expr;
 use crate::eval::{INTERRUPTED, eval_top};
 use crate::ir;
@@ -42,7 +43,7 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         ":time",
         "EXPR",
-        "run EXPR repeatedly; print the median wall time and its type",
+        "run EXPR repeatedly; print min, median and max wall time, the run count and its type",
     ),
     (":quit", "", "leave (also :q, or Ctrl-D)"),
     (
@@ -106,10 +107,10 @@ fn unquote(s: &str) -> &str {
 pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
     match cmd {
         Command::Help(None) => {
-            say(&general_help());
+            say(&general_help(help_width(repl)));
             Outcome::Done
         }
-        Command::Help(Some(topic)) => help_topic(topic),
+        Command::Help(Some(topic)) => help_topic(topic, help_width(repl)),
         Command::Type(src) => show_type(repl, src),
         Command::Load(path) => load(repl, path),
         Command::Time(src) => time(repl, src),
@@ -119,16 +120,63 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
     }
 }
 
-fn general_help() -> String {
-    let mut s = String::from(
-        "Enter statements (let, comp, then) or an expression to print its value.\nCommands:\n",
+/// What a newcomer may type before knowing the commands; `None` for anything else.
+/// A name the session binds is left alone (it is a value to print).
+pub(crate) fn hint(input: &str, repl: &Repl) -> Option<String> {
+    let s = input.trim();
+    if repl.session.types.globals.contains_key(s) {
+        return None;
+    }
+    match s {
+        "help" | "?" => Some("for help type `:help` (commands start with `:`)".into()),
+        "exit" | "quit" | "exit()" | "quit()" => {
+            Some("to leave type `:quit` or press Ctrl-D".into())
+        }
+        _ => {
+            let topic = s
+                .strip_prefix('?')
+                .or_else(|| s.strip_suffix('?'))
+                .map(str::trim)
+                .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))?;
+            Some(format!("for help on `{topic}` type `:help {topic}`"))
+        }
+    }
+}
+
+/// The width to wrap help to: the terminal's, within reason; 80 if unknown.
+fn help_width(repl: &Repl) -> usize {
+    repl.width.unwrap_or(80).clamp(30, 120)
+}
+
+fn general_help(width: usize) -> String {
+    let mut s = wrap_text(
+        "Enter statements (let, comp, then) or an expression to print its value; `_` is the last value printed.",
+        width,
+        "",
     );
+    s.push_str("\nCommands:\n");
     for (name, arg, what) in COMMANDS {
-        s.push_str(&format!("  {:<12} {what}\n", format!("{name} {arg}")));
+        let head = format!("  {:<12} ", format!("{name} {arg}"));
+        let body = wrap_text(what, width.saturating_sub(head.len()).max(20), "");
+        let pad = " ".repeat(head.len());
+        s.push_str(&head);
+        s.push_str(&body.replace('\n', &format!("\n{pad}")));
+        s.push('\n');
     }
     s.push_str("Operations (`:help OP` for one):\n");
-    s.push_str(&wrap(&op_names(), 76, "  "));
+    s.push_str(&wrap(&op_names(), width.saturating_sub(4), "  "));
     s
+}
+
+/// Prose re-flowed to `width` columns; blank lines between paragraphs stay.
+fn wrap_text(text: &str, width: usize, indent: &str) -> String {
+    text.split("\n\n")
+        .map(|para| {
+            let words: Vec<&str> = para.split_whitespace().collect();
+            wrap(&words, width.saturating_sub(indent.len()), indent)
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 fn op_names() -> Vec<&'static str> {
@@ -137,12 +185,14 @@ fn op_names() -> Vec<&'static str> {
     names
 }
 
-/// Words joined by spaces, broken into lines of at most `width` characters.
+/// Words joined by spaces, broken into lines of at most `width` characters
+/// (a word longer than that gets a line of its own).
 fn wrap(words: &[&str], width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::new();
+    let len = |s: &str| s.chars().count();
     for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > width {
+        if !line.is_empty() && len(&line) + 1 + len(w) > width {
             out.push_str(&format!("{indent}{line}\n"));
             line.clear();
         }
@@ -157,13 +207,20 @@ fn wrap(words: &[&str], width: usize, indent: &str) -> String {
     out
 }
 
-fn help_topic(topic: &str) -> Outcome {
+fn help_topic(topic: &str, width: usize) -> Outcome {
     let as_cmd = format!(":{}", topic.trim_start_matches(':'));
     if let Some((name, arg, what)) = COMMANDS.iter().find(|c| c.0 == as_cmd) {
-        say(&format!("{name} {arg}\n  {what}"));
+        say(&format!("{name} {arg}\n{}", wrap_text(what, width, "  ")));
         return Outcome::Done;
     }
-    let Some(op) = registry::lookup(topic) else {
+    // `:help +` is about the op the operator stands for.
+    let Some(op) = registry::lookup(topic).or_else(|| registry::by_operator(topic)) else {
+        if let Some(xla) = registry::not_yet(topic) {
+            complain(&format!(
+                "error: `{xla}` is an XLA operation that is not implemented in xlet yet; `:help` lists the ones it has"
+            ));
+            return Outcome::Failed(3);
+        }
         let near = registry::similar(topic);
         let hint = if near.is_empty() {
             "; `:help` lists them".to_string()
@@ -182,7 +239,7 @@ fn help_topic(topic: &str) -> Outcome {
     let summary = registry::summary(op);
     if !summary.is_empty() {
         s.push_str("\n\n");
-        s.push_str(&summary);
+        s.push_str(&wrap_text(&summary, width, ""));
     }
     say(&s);
     Outcome::Done
@@ -191,12 +248,12 @@ fn help_topic(topic: &str) -> Outcome {
 /// Parses and checks an expression against the session; reports and fails otherwise.
 fn checked(repl: &Repl, src: &str) -> Result<ir::Expr, Outcome> {
     let expr = syntax::parse_expr(src).map_err(|diags| {
-        repl.report(&diags, REPL_FILE, src);
+        repl.report(&diags, src);
         Outcome::Failed(2)
     })?;
     let s = &repl.session;
     check_expr(&expr, &s.types, src, &s.limits).map_err(|d| {
-        repl.report(&[d], REPL_FILE, src);
+        repl.report(&[d], src);
         Outcome::Failed(2)
     })
 }
@@ -222,11 +279,35 @@ fn show_type(repl: &Repl, src: &str) -> Outcome {
     }
 }
 
+/// `~` or `~/…` at the start of a path is the home directory, as in a shell.
+fn expand_home(path: &str) -> std::path::PathBuf {
+    let home = || std::env::home_dir().filter(|h| !h.as_os_str().is_empty());
+    if path == "~" {
+        if let Some(h) = home() {
+            return h;
+        }
+    }
+    if let Some(rest) = path.strip_prefix("~/") {
+        if let Some(h) = home() {
+            return h.join(rest);
+        }
+    }
+    std::path::PathBuf::from(path)
+}
+
 fn load(repl: &mut Repl, path: &str) -> Outcome {
-    match std::fs::read_to_string(path) {
-        Ok(src) => repl.run_source(path, &src),
+    let full = expand_home(path);
+    match std::fs::read_to_string(&full) {
+        Ok(src) => repl.run_source(&Origin::new(path, 1), &src),
         Err(e) => {
-            complain(&format!("error: cannot read {path}: {e} (nothing was run)"));
+            let shown = if full.as_os_str() == path {
+                path.to_string()
+            } else {
+                format!("{path} ({})", full.display())
+            };
+            complain(&format!(
+                "error: cannot read {shown}: {e} (nothing was run)"
+            ));
             Outcome::Failed(3)
         }
     }
@@ -237,6 +318,9 @@ const TIME_BUDGET: Duration = Duration::from_millis(500);
 const MAX_RUNS: usize = 100;
 const MIN_RUNS: usize = 3;
 
+/// Like IPython's `%timeit`: each run computes a fresh result and frees it
+/// inside the timed region (nothing is reused between runs), and the spread
+/// of the runs is shown, not one number.
 fn time(repl: &Repl, src: &str) -> Outcome {
     let e = match checked(repl, src) {
         Ok(e) => e,
@@ -251,19 +335,35 @@ fn time(repl: &Repl, src: &str) -> Outcome {
         }
         let t = Instant::now();
         let result = eval_top(&e, &repl.session.env);
+        let failed = result.err();
         times.push(t.elapsed());
-        if let Err(d) = result {
-            repl.report(&[d], REPL_FILE, src);
+        if let Some(d) = failed {
+            repl.report(&[d], src);
             return Outcome::Failed(1);
         }
     }
-    say(&format!(
-        "{} ({} runs, median) : {}",
-        fmt_duration(median(&mut times)),
-        times.len(),
-        e.ty
-    ));
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        complain("\ninterrupted");
+        return Outcome::Failed(1);
+    }
+    say(&format!("{} : {}", spread(&mut times), e.ty));
     Outcome::Done
+}
+
+/// `min 1.2ms, median 1.3ms, max 2.0ms (25 runs)`.
+fn spread(times: &mut [Duration]) -> String {
+    let mid = median(times);
+    let (lo, hi) = (
+        times.first().copied().unwrap_or_default(),
+        times.last().copied().unwrap_or_default(),
+    );
+    format!(
+        "min {}, median {}, max {} ({} runs)",
+        fmt_duration(lo),
+        fmt_duration(mid),
+        fmt_duration(hi),
+        times.len()
+    )
 }
 
 fn median(times: &mut [Duration]) -> Duration {
@@ -337,6 +437,33 @@ mod tests {
         let mut t = [4, 1, 2, 3].map(Duration::from_millis);
         assert_eq!(median(&mut t), Duration::from_micros(2500));
         assert_eq!(fmt_duration(Duration::from_micros(1500)), "1.500ms");
-        assert!(general_help().contains("Add"));
+        assert!(general_help(80).contains("Add"));
+        let mut t = [3, 1, 2].map(Duration::from_millis);
+        assert_eq!(
+            spread(&mut t),
+            "min 1.000ms, median 2.000ms, max 3.000ms (3 runs)"
+        );
+    }
+
+    #[test]
+    fn help_fits_the_width() {
+        for width in [40, 60, 100] {
+            let text = general_help(width);
+            for line in text.lines() {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
+        assert!(wrap_text("a b c\n\nd", 3, "").contains("\n\nd"));
+    }
+
+    #[test]
+    fn tilde_is_home() {
+        let Some(home) = std::env::home_dir() else {
+            return;
+        };
+        assert_eq!(expand_home("~/a.xlet"), home.join("a.xlet"));
+        assert_eq!(expand_home("~"), home);
+        assert_eq!(expand_home("a/~/b"), std::path::PathBuf::from("a/~/b"));
+        assert_eq!(expand_home("~x"), std::path::PathBuf::from("~x"));
     }
 }

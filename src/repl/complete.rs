@@ -1,5 +1,6 @@
 //! Tab completion: `:` commands, op names and aliases (case-insensitive),
-//! bound names and comps, keywords; file names after `:load`.
+//! bound names and comps, keywords; an op's argument names (as `name=`) at the
+//! start of an argument of its call; file names after `:load`.
 
 use super::commands::COMMANDS;
 use crate::ops::registry;
@@ -32,7 +33,18 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
         cmds.sort();
         return (colon, cmds);
     }
-    if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
+    let params: Vec<String> = match enclosing_op(&before[..start]) {
+        Some(op) => registry::params(op)
+            .into_iter()
+            .filter(|p| p.starts_with(word))
+            .map(|p| format!("{p}="))
+            .collect(),
+        None => vec![],
+    };
+    if word.is_empty() {
+        return (start, params);
+    }
+    if word.starts_with(|c: char| c.is_ascii_digit()) {
         return (pos, vec![]);
     }
     let lower = word.to_ascii_lowercase();
@@ -46,6 +58,7 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
         .chain(FIXED.iter().copied())
         .filter(|n| n.starts_with(word));
     let mut out: Vec<String> = ops.chain(others).map(str::to_string).collect();
+    out.extend(params);
     out.sort_by(|a, b| {
         a.to_ascii_lowercase()
             .cmp(&b.to_ascii_lowercase())
@@ -53,6 +66,32 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
     });
     out.dedup();
     (start, out)
+}
+
+/// The op whose call an argument starting right after `before` belongs to:
+/// `before` ends in `Op(` or in `Op(x, ` (brackets inside are skipped).
+fn enclosing_op(before: &str) -> Option<&'static registry::OpDef> {
+    let trimmed = before.trim_end();
+    if !(trimmed.ends_with('(') || trimmed.ends_with(',')) {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (i, c) in trimmed.char_indices().rev() {
+        match c {
+            ')' | '}' | ']' => depth += 1,
+            '(' | '{' | '[' if depth > 0 => depth -= 1,
+            '(' => {
+                let head = trimmed[..i].trim_end();
+                let name_start = head
+                    .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    .len();
+                return registry::lookup(&head[name_start..]);
+            }
+            '{' | '[' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The argument after `:load ` if the cursor is in it.
@@ -148,6 +187,25 @@ mod tests {
         assert_eq!(c, vec!["mycomp".to_string(), "myvec".to_string()]);
         assert_eq!(words("f32[2x", &["x1"]).1, Vec::<String>::new());
         assert_eq!(words("1 + ", &["x"]).1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn completes_argument_names_in_calls() {
+        let (start, c) = words("Transpose(x, per", &[]);
+        assert_eq!(start, 13);
+        assert_eq!(c, vec!["permutation=".to_string()]);
+        let (_, c) = words("let y = Add(x, y, ", &[]);
+        assert_eq!(c, ["lhs=", "rhs=", "broadcast_dimensions="]);
+        // Op names still complete there too (an argument may be a call).
+        let (_, c) = words("Add(Neg(x), y, broad", &[]);
+        assert!(c.contains(&"broadcast_dimensions=".to_string()), "{c:?}");
+        assert!(c.contains(&"Broadcast".to_string()), "{c:?}");
+        let (_, c) = words("Eq(x, y, ty", &[]);
+        assert_eq!(c, vec!["type=".to_string()]);
+        // Not at the start of an argument, or inside braces: no argument names.
+        assert_eq!(words("Add(x + per", &[]).1, Vec::<String>::new());
+        assert_eq!(words("Transpose(x, {1, ", &[]).1, Vec::<String>::new());
+        assert!(!words("Add(x, Neg(", &[]).1.contains(&"lhs=".to_string()));
     }
 
     #[test]

@@ -12,17 +12,22 @@ mod complete;
 mod guard;
 mod interactive;
 mod piped;
+mod sources;
 mod vars;
 
 use crate::check::Limits;
-use crate::diag::{Diag, render};
+use crate::diag::Diag;
 use crate::eval::{INTERRUPTED, Output};
-use crate::ir;
+use crate::ir::{self, Comp};
 use crate::print::{PrintOptions, format_value};
 use crate::session::Session;
 use crate::syntax;
+use crate::types::Type;
 use crate::value::Value;
+use sources::{Origin, Sources};
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 pub struct ReplOptions {
@@ -42,8 +47,8 @@ pub fn main(o: &ReplOptions) -> i32 {
     }
 }
 
-/// The file name diagnostics of typed input carry.
-const REPL_FILE: &str = "<repl>";
+/// The name `_` is bound to the last value a bare expression printed.
+const LAST_RESULT: &str = "_";
 
 /// What handling one input came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +65,16 @@ pub(crate) struct Repl {
     pub(crate) print: PrintOptions,
     /// Color diagnostics (asked for, and stderr is a terminal).
     pub(crate) color: bool,
+    /// Earlier inputs that diagnostics may still point into.
+    sources: Sources,
+    /// How many inputs were handled, for the names `<repl:N>`.
+    inputs: usize,
+    /// Set by the piped loop: the stdin line the next input starts on.
+    pub(crate) stdin_line: Option<usize>,
+    /// The terminal's width, if known, for `:help`.
+    pub(crate) width: Option<usize>,
+    /// The input being handled, as diagnostics name it.
+    origin: Origin,
 }
 
 impl Repl {
@@ -73,12 +88,22 @@ impl Repl {
                 ..Default::default()
             },
             color: o.color && std::io::stderr().is_terminal(),
+            sources: Sources::default(),
+            inputs: 0,
+            stdin_line: None,
+            width: None,
+            origin: Origin::new("<repl:0>", 1),
         }
     }
 
     /// Handles one complete input (a program fragment or a `:` command).
     /// A panic inside is reported as an internal error; the session stays as it was.
     pub(crate) fn handle(&mut self, input: &str) -> Outcome {
+        self.inputs += 1;
+        self.origin = match self.stdin_line {
+            Some(line) => Origin::new("<stdin>", line),
+            None => Origin::new(format!("<repl:{}>", self.inputs), 1),
+        };
         INTERRUPTED.store(false, Ordering::SeqCst);
         let result = guard::guarded(|| self.dispatch(input));
         INTERRUPTED.store(false, Ordering::SeqCst);
@@ -100,30 +125,80 @@ impl Repl {
                 complain(&format!("error: {msg}"));
                 Outcome::Failed(3)
             }
-            None => self.run_source(REPL_FILE, input),
+            None => match commands::hint(input, self) {
+                Some(h) => {
+                    complain(&h);
+                    Outcome::Failed(3)
+                }
+                None => {
+                    let origin = self.origin.clone();
+                    self.run_source(&origin, input)
+                }
+            },
         }
     }
 
     /// Runs program text in the session, printing bare expressions' values.
-    pub(crate) fn run_source(&mut self, file: &str, src: &str) -> Outcome {
-        let mut out = Printer { opts: &self.print };
-        match self.session.run(src, &mut out) {
-            Ok(()) => Outcome::Done,
+    /// On success `_` is the last value printed, and comps defined here keep
+    /// this input's text for later diagnostics.
+    pub(crate) fn run_source(&mut self, origin: &Origin, src: &str) -> Outcome {
+        let before: HashSet<usize> = self.session.types.comps.values().map(|c| c.id).collect();
+        let mut out = Printer {
+            opts: &self.print,
+            last: None,
+        };
+        let result = self.session.run(src, &mut out);
+        let last = out.last.take();
+        match result {
+            Ok(()) => {
+                if let Some((value, ty)) = last {
+                    self.session.types.globals.insert(LAST_RESULT.into(), ty);
+                    self.session.env.values.insert(LAST_RESULT.into(), value);
+                }
+                self.keep_comp_sources(&before, origin, src);
+                Outcome::Done
+            }
             Err(f) => {
-                self.report(&f.diags, file, src);
+                self.report_at(&f.diags, origin, src);
                 Outcome::Failed(f.exit_code())
             }
         }
     }
 
-    pub(crate) fn report(&self, diags: &[Diag], file: &str, src: &str) {
+    /// Moves the spans of comps new since `before` into the kept copy of `src`.
+    fn keep_comp_sources(&mut self, before: &HashSet<usize>, origin: &Origin, src: &str) {
+        let comps = &mut self.session.types.comps;
+        let new: Vec<String> = comps
+            .iter()
+            .filter(|(_, c)| !before.contains(&c.id))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let base = self.sources.keep(origin, src);
+        for name in new {
+            if let Some(c) = comps.get_mut(&name) {
+                let mut moved = Comp::clone(c);
+                moved.span = c.span.start + base..c.span.end + base;
+                *c = Arc::new(moved);
+            }
+        }
+    }
+
+    /// Reports diagnostics about the input being handled.
+    pub(crate) fn report(&self, diags: &[Diag], src: &str) {
+        self.report_at(diags, &self.origin, src);
+    }
+
+    fn report_at(&self, diags: &[Diag], origin: &Origin, src: &str) {
         let mut text = String::new();
         // The terminal echoed `^C` without a line break; start the report on a fresh line.
         if diags.iter().any(|d| d.code == "interrupted") && std::io::stderr().is_terminal() {
             text.push('\n');
         }
         for d in diags {
-            text.push_str(&render(d, file, src, self.color));
+            text.push_str(&sources::render(d, origin, src, &self.sources, self.color));
         }
         write_err(&text);
     }
@@ -138,14 +213,21 @@ impl Repl {
     }
 }
 
-/// Prints values as statements run (a later failure in the same input does not unprint them).
+/// Prints values as statements run (a later failure in the same input does not
+/// unprint them), and remembers the last one for `_`.
 struct Printer<'a> {
     opts: &'a PrintOptions,
+    last: Option<(Value, Type)>,
 }
 
 impl Output for Printer<'_> {
-    fn print(&mut self, value: &Value, _expr: &ir::Expr) {
+    fn print(&mut self, value: &Value, expr: &ir::Expr) {
+        // Ctrl-C during the op that made this value: the input is dropped, unprinted.
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return;
+        }
         say(&format_value(value, self.opts));
+        self.last = Some((value.clone(), expr.ty.clone()));
     }
 }
 
@@ -269,10 +351,66 @@ mod tests {
                 .as_deref(),
             Some("s32[2]")
         );
-        assert_eq!(r.bound_names(), vec!["x".to_string()]);
+        assert_eq!(r.bound_names(), ["_", "x"]);
         assert_eq!(r.handle(":nope"), Outcome::Failed(3));
         assert_eq!(r.handle(":load /nonexistent/file.xlet"), Outcome::Failed(3));
         assert_eq!(r.handle(":type x + 1"), Outcome::Done);
         assert_eq!(r.handle(":q"), Outcome::Quit);
+    }
+
+    fn type_of(r: &Repl, name: &str) -> Option<String> {
+        r.session.types.globals.get(name).map(|t| t.to_string())
+    }
+
+    #[test]
+    fn underscore_is_the_last_value_printed() {
+        let mut r = repl();
+        assert_eq!(r.handle("_"), Outcome::Failed(2));
+        assert_eq!(r.handle("let a = 1"), Outcome::Done);
+        assert_eq!(type_of(&r, "_"), None);
+        assert_eq!(r.handle("{1, 2}\nf32 3"), Outcome::Done);
+        assert_eq!(type_of(&r, "_").as_deref(), Some("f32"));
+        assert_eq!(r.handle("_ * 2"), Outcome::Done);
+        assert_eq!(r.handle("let b = _ + 1"), Outcome::Done);
+        assert_eq!(type_of(&r, "b").as_deref(), Some("f32"));
+        // A failed input leaves `_` as it was.
+        assert_eq!(r.handle("{1, 2}\nthen 1 == 2"), Outcome::Failed(1));
+        assert_eq!(type_of(&r, "_").as_deref(), Some("f32"));
+    }
+
+    #[test]
+    fn newcomer_words_get_hints() {
+        let mut r = repl();
+        for w in ["help", "exit", "quit", "?Add", "Add?", "quit()"] {
+            assert_eq!(r.handle(w), Outcome::Failed(3), "{w}");
+            assert!(commands::hint(w, &r).is_some(), "{w}");
+        }
+        assert!(
+            commands::hint("?Add", &r).is_some_and(|h| h.contains(":help Add")),
+            "?Add"
+        );
+        assert!(commands::hint("exit", &r).is_some_and(|h| h.contains(":quit")));
+        // A bound name is a value, not a hint.
+        assert_eq!(r.handle("let help = 1"), Outcome::Done);
+        assert_eq!(r.handle("help"), Outcome::Done);
+        assert!(commands::hint("x + 1", &r).is_none());
+    }
+
+    #[test]
+    fn comps_keep_the_input_that_defined_them() {
+        let mut r = repl();
+        assert_eq!(
+            r.handle("comp twice(x: f32) -> f32 { x + x }"),
+            Outcome::Done
+        );
+        let span = r.session.types.comps.get("twice").map(|c| c.span.clone());
+        assert!(
+            span.as_ref().is_some_and(|s| s.start >= sources::KEPT_BASE),
+            "{span:?}"
+        );
+        // Calls still check and run; a bad call is an error, not a panic.
+        assert_eq!(r.handle("twice(f32 1)"), Outcome::Done);
+        assert_eq!(r.handle("twice(1, 2)"), Outcome::Failed(2));
+        assert_eq!(r.handle("twice(s32 1)"), Outcome::Failed(2));
     }
 }

@@ -15,6 +15,8 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
     let mut pending = Pending::default();
     let mut worst = 0;
     let mut raw = Vec::new();
+    // Diagnostics name stdin's lines: the line each input starts on.
+    let mut line_no = 0;
     loop {
         raw.clear();
         match input.read_until(b'\n', &mut raw) {
@@ -29,6 +31,10 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
         let text = String::from_utf8_lossy(&raw);
         let line = text.strip_suffix('\n').unwrap_or(&text);
         let line = line.strip_suffix('\r').unwrap_or(line);
+        line_no += 1;
+        if pending.is_empty() {
+            repl.stdin_line = Some(line_no);
+        }
         if let Some(src) = pending.push(line) {
             match repl.handle(&src) {
                 Outcome::Done => {}

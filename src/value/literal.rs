@@ -56,7 +56,10 @@ fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
             if elem.is_pred() {
                 Ok(Parsed::Bool(*b))
             } else {
-                Err(format!("`{b}` is not a {elem} value"))
+                Err(format!(
+                    "`{b}` is not {} value",
+                    crate::english::a(elem.name())
+                ))
             }
         }
         Atom::Num {
@@ -77,7 +80,8 @@ fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
             if let Some((lo, hi)) = int_bounds(elem) {
                 if !is_integer {
                     return Err(format!(
-                        "`{shown}` is not an integer, so it is not a {elem} value"
+                        "`{shown}` is not an integer, so it is not {} value",
+                        crate::english::a(elem.name())
                     ));
                 }
                 let v: i128 = text
