@@ -131,7 +131,8 @@ fn unknown_keywords_and_missing_ops_are_named() {
 fn run_exits_130_on_ctrl_c() {
     let dir = scratch("sigint");
     let script = dir.join("long.xlet");
-    let mut src = String::from("let x = Iota(f32[1000000], 0)\n");
+    // The first value printed says the run (and so the handler) has started.
+    let mut src = String::from("f32 1\nlet x = Iota(f32[1000000], 0)\n");
     for _ in 0..20000 {
         src.push_str("let y = Tanh(x)\n");
     }
@@ -139,11 +140,16 @@ fn run_exits_130_on_ctrl_c() {
     let mut child = Command::new(XLET)
         .arg("run")
         .arg(&script)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start xlet run");
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut first = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut first)
+        .expect("read the first value");
+    assert_eq!(first, "f32 1\n");
+    std::thread::sleep(Duration::from_millis(200));
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
