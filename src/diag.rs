@@ -128,6 +128,29 @@ impl LineIndex {
     }
 }
 
+/// At most this many diagnostics of one input are rendered; the rest are
+/// counted. A mangled file can hold thousands of errors, and each rendered one
+/// costs a source excerpt.
+pub const MAX_SHOWN: usize = 50;
+
+/// The line standing for the diagnostics past `MAX_SHOWN`, if any.
+pub fn not_shown(total: usize) -> Option<String> {
+    (total > MAX_SHOWN).then(|| {
+        format!(
+            "... and {} more (only the first {MAX_SHOWN} are shown)\n",
+            total - MAX_SHOWN
+        )
+    })
+}
+
+/// A source line longer than this (a pasted literal on one line) is shown as
+/// an excerpt around each span instead of whole: rendering costs what it shows.
+pub const MAX_LINE_SHOWN: usize = 400;
+/// Characters of context shown either side of a span in an excerpt, and the
+/// most of one span shown.
+const EXCERPT_CONTEXT: usize = 60;
+const EXCERPT_SPAN: usize = 120;
+
 /// Renders diagnostics of one source text; the text's line index (ours and
 /// ariadne's) is built once, so rendering N diagnostics costs O(text + N·line).
 pub struct Renderer<'a> {
@@ -154,8 +177,30 @@ impl<'a> Renderer<'a> {
         self.lines.line_col(self.src, offset)
     }
 
-    /// Renders a diagnostic with ariadne: `file:line:col`, the span underlined, notes and help.
+    /// The byte range of the line holding `offset`, without its line break.
+    fn line_range(&self, offset: usize) -> Span {
+        let offset = offset.min(self.src.len());
+        let line = self.lines.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.lines.starts[line - 1];
+        let end = self
+            .lines
+            .starts
+            .get(line)
+            .map_or(self.src.len(), |&next| next - 1);
+        start..end.max(start)
+    }
+
+    /// Renders a diagnostic with ariadne: `file:line:col`, the span underlined,
+    /// notes and help; a diagnostic on an overlong line gets a short excerpt.
     pub fn render(&self, diag: &Diag) -> String {
+        let spans = std::iter::once(&diag.span).chain(diag.secondary.iter().map(|(s, _)| s));
+        if spans.clone().any(|s| {
+            let line = self.line_range(s.start);
+            line.end - line.start > MAX_LINE_SHOWN
+                || s.end > line.end + 1 && self.line_range(s.end).len() > MAX_LINE_SHOWN
+        }) {
+            return self.render_excerpts(diag);
+        }
         let (file, src) = (self.file, self.src);
         let clamp = |s: &Span| {
             let end = s.end.min(src.len());
@@ -208,6 +253,83 @@ impl<'a> Renderer<'a> {
     }
 }
 
+impl Renderer<'_> {
+    /// A diagnostic whose spans lie on overlong lines: each span shown with a
+    /// little context, in ariadne's layout (without colour).
+    fn render_excerpts(&self, diag: &Diag) -> String {
+        use std::fmt::Write as _;
+        let (line, col) = self.line_col(diag.span.start);
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "[{}] Error: {} ({}:{line}:{col})",
+            diag.code, diag.message, self.file
+        );
+        let primary = if diag.label.is_empty() {
+            &diag.message
+        } else {
+            &diag.label
+        };
+        let labelled = std::iter::once((&diag.span, primary))
+            .chain(diag.secondary.iter().map(|(s, m)| (s, m)));
+        for (span, label) in labelled {
+            let (l, c) = self.line_col(span.start);
+            let (text, caret_at, caret_len) = self.excerpt(span);
+            let _ = writeln!(out, "   ╭─[ {}:{l}:{c} ]", self.file);
+            let _ = writeln!(out, "{l:>4} │ {text}");
+            let _ = writeln!(
+                out,
+                "     │ {}{} {label}",
+                " ".repeat(caret_at),
+                "^".repeat(caret_len)
+            );
+        }
+        for note in &diag.notes {
+            let _ = writeln!(out, "     │ Note: {note}");
+        }
+        if let Some(help) = &diag.help {
+            let _ = writeln!(out, "     │ Help: {help}");
+        }
+        out.push_str("─────╯\n");
+        out
+    }
+
+    /// The text around `span` on its line (marked with `…` where cut), the
+    /// column of the span in it and the span's shown width, in characters.
+    fn excerpt(&self, span: &Span) -> (String, usize, usize) {
+        let src = self.src;
+        let line = self.line_range(span.start);
+        let start = span.start.clamp(line.start, line.end);
+        let end = span.end.clamp(start, line.end).min(start + EXCERPT_SPAN);
+        let floor = |mut i: usize| {
+            while !src.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let ceil = |mut i: usize| {
+            while !src.is_char_boundary(i) {
+                i += 1;
+            }
+            i
+        };
+        let (start, end) = (floor(start), ceil(end));
+        let from = floor(start.saturating_sub(EXCERPT_CONTEXT).max(line.start));
+        let to = ceil((end + EXCERPT_CONTEXT).min(line.end));
+        let clean = |t: &str| -> String {
+            t.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect()
+        };
+        let lead = if from > line.start { "…" } else { "" };
+        let trail = if to < line.end { "…" } else { "" };
+        let text = format!("{lead}{}{trail}", clean(&src[from..to]));
+        let caret_at = lead.chars().count() + src[from..start].chars().count();
+        let caret_len = src[start..end].chars().count().max(1);
+        (text, caret_at, caret_len)
+    }
+}
+
 /// Renders one diagnostic (builds the line index; for many, use `Renderer`).
 pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
     Renderer::new(file, src, color).render(diag)
@@ -216,6 +338,32 @@ pub fn render(diag: &Diag, file: &str, src: &str, color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diagnostic_on_an_overlong_line_shows_an_excerpt() {
+        // 100,000 numbers on one line, the error near the middle.
+        let mut src: String = (0..50_000).map(|i| format!("{i}, ")).collect();
+        let at = src.len();
+        src.push_str("oops, ");
+        src.extend((0..50_000).map(|i| format!("{i}, ")));
+        let src = format!("let x = {{{src}}}\nlet y = 1\n");
+        let at = at + "let x = {".len();
+        let text = Renderer::new("f", &src, false)
+            .render(&Diag::check("name", "unknown", at..at + 4).with_secondary(3..4, "here"));
+        assert!(text.len() < 2_000, "{} bytes", text.len());
+        assert!(text.contains("oops") && text.contains("f:1:"), "{text}");
+        assert!(text.contains("^^^^ unknown"), "{text}");
+        // Short lines still go through ariadne.
+        let text =
+            Renderer::new("f", "let y = z\n", false).render(&Diag::check("name", "unknown", 8..9));
+        assert!(text.contains("let y = z"), "{text}");
+    }
+
+    #[test]
+    fn only_the_first_diagnostics_are_shown() {
+        assert_eq!(not_shown(MAX_SHOWN), None);
+        assert!(not_shown(MAX_SHOWN + 7).is_some_and(|l| l.contains("7 more")));
+    }
 
     #[test]
     fn line_index_agrees_with_a_scan() {

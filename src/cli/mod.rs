@@ -34,14 +34,17 @@ pub struct Options {
     /// memory). Accepts K, M, G, T suffixes (powers of 1024).
     #[arg(long, global = true, value_parser = parse_bytes)]
     pub max_memory: Option<usize>,
+    // `--seed`, `--replicas` and `--infeed` are part of the surface contract and
+    // accepted now, but no op reads them yet (Rng, replicas, Infeed): hidden from
+    // `--help` until they do something (spec/commands.md).
     /// Seed for the Rng ops.
-    #[arg(long, global = true, default_value_t = 0)]
+    #[arg(long, global = true, default_value_t = 0, hide = true)]
     pub seed: u64,
     /// Number of replicas (CrossReplicaSum, Send/Recv).
-    #[arg(long, global = true, default_value_t = 1)]
+    #[arg(long, global = true, default_value_t = 1, hide = true)]
     pub replicas: usize,
     /// A file of values for Infeed, in order (repeatable).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide = true)]
     pub infeed: Vec<PathBuf>,
     /// Never color diagnostics.
     #[arg(long, global = true)]

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xlet::ast::Span;
 use xlet::check::Limits;
-use xlet::diag::{LineIndex, Renderer};
+use xlet::diag::{LineIndex, MAX_SHOWN, Renderer, not_shown};
 use xlet::eval::{INTERRUPTED, Output};
 use xlet::ir;
 use xlet::print::{PrintError, PrintOptions, write_value};
@@ -32,8 +32,11 @@ fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
     let color = !opts.no_color && std::io::stderr().is_terminal();
     let renderer = Renderer::new(name, src, color);
     let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
-    for d in &f.diags {
+    for d in f.diags.iter().take(MAX_SHOWN) {
         let _ = write!(stderr, "{}", renderer.render(d));
+    }
+    if let Some(rest) = not_shown(f.diags.len()) {
+        let _ = write!(stderr, "{rest}");
     }
     drop(stderr);
     let n = f.diags.len();

@@ -297,7 +297,8 @@ fn expand_home(path: &str) -> std::path::PathBuf {
 
 fn load(repl: &mut Repl, path: &str) -> Outcome {
     let full = expand_home(path);
-    match std::fs::read_to_string(&full) {
+    // Capped and UTF-8-checked like `xlet run` (spec/commands.md §1.1).
+    match crate::source::read_file(&full) {
         Ok(src) => repl.run_source(&Origin::new(path, 1), &src),
         Err(e) => {
             let shown = if full.as_os_str() == path {
@@ -306,7 +307,8 @@ fn load(repl: &mut Repl, path: &str) -> Outcome {
                 format!("{path} ({})", full.display())
             };
             complain(&format!(
-                "error: cannot read {shown}: {e} (nothing was run)"
+                "error: cannot read {shown}: {} (nothing was run)",
+                e.why
             ));
             Outcome::Failed(3)
         }

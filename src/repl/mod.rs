@@ -16,10 +16,10 @@ mod sources;
 mod vars;
 
 use crate::check::Limits;
-use crate::diag::Diag;
+use crate::diag::{Diag, MAX_SHOWN, not_shown};
 use crate::eval::{INTERRUPTED, Output};
 use crate::ir::{self, Comp};
-use crate::print::{PrintOptions, format_value};
+use crate::print::{INTERRUPTED_MARK, PrintError, PrintOptions, format_value, write_value};
 use crate::session::Session;
 use crate::syntax;
 use crate::types::Type;
@@ -197,8 +197,11 @@ impl Repl {
         if diags.iter().any(|d| d.code == "interrupted") && std::io::stderr().is_terminal() {
             text.push('\n');
         }
-        for d in diags {
+        for d in diags.iter().take(MAX_SHOWN) {
             text.push_str(&sources::render(d, origin, src, &self.sources, self.color));
+        }
+        if let Some(rest) = not_shown(diags.len()) {
+            text.push_str(&rest);
         }
         write_err(&text);
     }
@@ -226,7 +229,16 @@ impl Output for Printer<'_> {
         if INTERRUPTED.load(Ordering::SeqCst) {
             return;
         }
-        say(&format_value(value, self.opts));
+        if cfg!(test) {
+            say(&format_value(value, self.opts));
+        } else {
+            // Streamed, so even `--full` on a huge value needs no text of its size.
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            if let Err(PrintError::Interrupted) = write_value(&mut stdout, value, self.opts) {
+                let _ = write!(stdout, "{INTERRUPTED_MARK}");
+            }
+            let _ = writeln!(stdout);
+        }
         self.last = Some((value.clone(), expr.ty.clone()));
     }
 }
