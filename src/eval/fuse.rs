@@ -14,6 +14,7 @@ use crate::kernels::GRAIN;
 use crate::kernels::fused::{
     CHUNK, Chunk, ChunkElem, ElementwiseKernel, LeafFill, Slice, empty_chunk, leaf,
 };
+use crate::kernels::strided::{Check, OutPtr, Tiling};
 use crate::value::{Array, Value};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
@@ -94,37 +95,79 @@ pub fn run(plan: &Plan, leaf_values: &[Value]) -> Result<Array, KernelError> {
     crate::with_elem_type!(root.k.out_elem, O => run_typed::<O>(&plan.steps, &leaves, &out_dims))
 }
 
+type Leaves<'a> = [(Box<dyn LeafFill + 'a>, crate::types::ElemType)];
+
+/// Runs every step on one chunk whose leaf inputs are `leaf_slices`; the root's
+/// result is left in the last of `step_bufs`.
+fn run_steps(
+    steps: &[Step],
+    leaf_slices: &[Slice],
+    step_bufs: &mut [Chunk],
+) -> Result<(), KernelError> {
+    for (j, st) in steps.iter().enumerate() {
+        // Post-order: a step's inputs are leaves or earlier steps.
+        let (done, rest) = step_bufs.split_at_mut(j);
+        let out = rest.first_mut().ok_or_else(internal)?;
+        let ins = st
+            .inputs
+            .iter()
+            .map(|inp| match inp {
+                Input::Leaf(i) => leaf_slices.get(*i).copied().ok_or_else(internal),
+                Input::Step(k) => done.get(*k).map(Chunk::as_slice).ok_or_else(internal),
+            })
+            .collect::<Result<Vec<Slice>, _>>()?;
+        st.k.f.run_chunk(&ins, out)?;
+    }
+    Ok(())
+}
+
+fn buffers(steps: &[Step], leaves: &Leaves) -> (Vec<Chunk>, Vec<Chunk>) {
+    (
+        leaves.iter().map(|(_, e)| empty_chunk(*e)).collect(),
+        steps.iter().map(|s| empty_chunk(s.k.out_elem)).collect(),
+    )
+}
+
 fn run_typed<O: ChunkElem>(
     steps: &[Step],
-    leaves: &[(Box<dyn LeafFill + '_>, crate::types::ElemType)],
+    leaves: &Leaves,
     out_dims: &[usize],
 ) -> Result<Array, KernelError> {
     let n: usize = out_dims.iter().product();
     let mut out: Vec<O> = crate::kernels::alloc::output_vec(n);
+    let dst = &mut out.spare_capacity_mut()[..n];
+    let strides: Vec<&[isize]> = leaves.iter().map(|(l, _)| l.strides()).collect();
+    let sizes: Vec<usize> = leaves.iter().map(|(l, _)| l.elem_size()).collect();
+    match Tiling::new(out_dims, &strides, &sizes) {
+        Some(t) if n >= GRAIN => run_tiled::<O>(steps, leaves, &t, OutPtr(dst.as_mut_ptr()))?,
+        _ => run_flat::<O>(steps, leaves, dst)?,
+    }
+    // SAFETY: every element of `dst` was written above (an error returned before this line).
+    unsafe { out.set_len(n) };
+    ArrayD::from_shape_vec(IxDyn(out_dims), out)
+        .map(Array::from_nd)
+        .map_err(|_| internal())
+}
+
+/// Chunks of the output in row-major order, each leaf read in place or gathered.
+fn run_flat<O: ChunkElem>(
+    steps: &[Step],
+    leaves: &Leaves,
+    dst: &mut [MaybeUninit<O>],
+) -> Result<(), KernelError> {
+    let n = dst.len();
     let work = |start: usize, dst: &mut [MaybeUninit<O>]| -> Result<(), KernelError> {
-        let mut leaf_bufs: Vec<Chunk> = leaves.iter().map(|(_, e)| empty_chunk(*e)).collect();
-        let mut step_bufs: Vec<Chunk> = steps.iter().map(|s| empty_chunk(s.k.out_elem)).collect();
+        let (mut leaf_bufs, mut step_bufs) = buffers(steps, leaves);
         for (ci, sub) in dst.chunks_mut(CHUNK).enumerate() {
+            // Once per chunk of 4096 elements: negligible beside the work on them.
+            Check::Interrupts.now()?;
             let s0 = start + ci * CHUNK;
             let leaf_slices = leaves
                 .iter()
                 .zip(leaf_bufs.iter_mut())
                 .map(|((l, _), buf)| l.get(s0, sub.len(), buf))
                 .collect::<Result<Vec<Slice>, _>>()?;
-            for (j, st) in steps.iter().enumerate() {
-                // Post-order: a step's inputs are leaves or earlier steps.
-                let (done, rest) = step_bufs.split_at_mut(j);
-                let out = rest.first_mut().ok_or_else(internal)?;
-                let ins = st
-                    .inputs
-                    .iter()
-                    .map(|inp| match inp {
-                        Input::Leaf(i) => leaf_slices.get(*i).copied().ok_or_else(internal),
-                        Input::Step(k) => done.get(*k).map(Chunk::as_slice).ok_or_else(internal),
-                    })
-                    .collect::<Result<Vec<Slice>, _>>()?;
-                st.k.f.run_chunk(&ins, out)?;
-            }
+            run_steps(steps, &leaf_slices, &mut step_bufs)?;
             let result = step_bufs
                 .last()
                 .and_then(|c| O::chunk(c))
@@ -138,21 +181,65 @@ fn run_typed<O: ChunkElem>(
         }
         Ok(())
     };
-    let dst = &mut out.spare_capacity_mut()[..n];
     if n < GRAIN {
-        work(0, dst)?;
+        work(0, dst)
     } else {
         let threads = rayon::current_num_threads().max(1);
         let big = (n / (threads * 8)).max(GRAIN).div_ceil(CHUNK) * CHUNK;
         dst.par_chunks_mut(big)
             .enumerate()
-            .try_for_each(|(i, c)| work(i * big, c))?;
+            .try_for_each(|(i, c)| work(i * big, c))
     }
-    // SAFETY: every chunk of `dst` was written above (an error returned before this line).
-    unsafe { out.set_len(n) };
-    ArrayD::from_shape_vec(IxDyn(out_dims), out)
-        .map(Array::from_nd)
-        .map_err(|_| internal())
+}
+
+/// Blocks of a `Tiling` (some leaf is read across its rows, e.g. a transposed
+/// view): each leaf's block is gathered into a chunk in block order, every step
+/// runs on it, and the result goes out a block row at a time.
+fn run_tiled<O: ChunkElem>(
+    steps: &[Step],
+    leaves: &Leaves,
+    t: &Tiling,
+    out: OutPtr<O>,
+) -> Result<(), KernelError> {
+    t.for_each_block(
+        Check::Interrupts,
+        || buffers(steps, leaves),
+        |(leaf_bufs, step_bufs), b| {
+            let out = out;
+            let mut offs = vec![0isize; leaves.len()];
+            let (out_off, rows, cols) = t.block(b, &mut offs);
+            let leaf_slices = leaves
+                .iter()
+                .zip(leaf_bufs.iter_mut())
+                .enumerate()
+                .map(|(o, ((l, _), buf))| {
+                    l.tile(offs[o], rows, cols, t.row_stride(o), t.col_stride(o), buf)
+                })
+                .collect::<Result<Vec<Slice>, _>>()?;
+            run_steps(steps, &leaf_slices, step_bufs)?;
+            let result = step_bufs
+                .last()
+                .and_then(|c| O::chunk(c))
+                .ok_or_else(internal)?;
+            if result.len() != rows * cols {
+                return Err(internal());
+            }
+            for (r, row) in result.chunks(cols).enumerate() {
+                // SAFETY: block row r is `cols` output elements at this offset, written
+                // by this block only.
+                let d = unsafe {
+                    std::slice::from_raw_parts_mut(
+                        out.0.add(out_off + r * t.out_row_stride()),
+                        cols,
+                    )
+                };
+                for (d, &x) in d.iter_mut().zip(row) {
+                    d.write(x);
+                }
+            }
+            Ok(())
+        },
+    )
 }
 
 #[cfg(test)]
@@ -203,6 +290,30 @@ mod tests {
         );
         assert_eq!(f.ty(), p.ty());
         assert_eq!(bits(&f), bits(&p));
+        // Transposed leaves take the tiled walk (fused and unfused alike); v is a
+        // stride-0 leaf beside them.
+        let (f, p) = both(
+            src,
+            "Tanh(Transpose(Reshape(x, {257, 300}), {1, 0}) * x - Add(x, v, broadcast_dimensions={1}))",
+        );
+        assert_eq!(bits(&f), bits(&p));
+        let src3 =
+            "let w = Reshape(ConvertElementType(Iota(s32[80000], 0), f32), {40, 50, 40}) * 0.01\n";
+        for perm in [
+            "{1, 0, 2}",
+            "{2, 1, 0}",
+            "{0, 2, 1}",
+            "{1, 2, 0}",
+            "{2, 0, 1}",
+        ] {
+            let (f, p) = both(
+                src3,
+                &format!(
+                    "Neg(Transpose(w, {perm}) * 3 + Transpose(w, {perm}) * Transpose(w, {perm}))"
+                ),
+            );
+            assert_eq!(bits(&f), bits(&p), "{perm}");
+        }
         let (f, p) = both(src, "Lt(x * 2, x + 1)");
         assert_eq!(
             f.as_array().unwrap().to_vec::<u8>(),

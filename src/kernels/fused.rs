@@ -6,7 +6,7 @@
 //! Either way the per-element function is monomorphic; dynamic dispatch
 //! happens once per op call or once per chunk, never per element.
 
-use super::strided::{Gather, Src, map1, map2, map3};
+use super::strided::{Gather, Src, gather_tile, map1, map2, map3};
 use crate::ir::KernelError;
 use crate::types::ElemType;
 use crate::value::{Array, Elem, Nd};
@@ -167,7 +167,7 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
             return Err(mismatch());
         };
         let src = placed(nd::<T>(a)?, m, out_dims)?;
-        Ok(Array::from_nd(map1(out_dims, &src, self.0)))
+        Ok(Array::from_nd(map1(out_dims, &src, self.0)?))
     }
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
         let a = ins.first().and_then(T::slice).ok_or_else(mismatch)?;
@@ -195,7 +195,7 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         };
         let sa = placed(nd::<T>(a)?, ma, out_dims)?;
         let sb = placed(nd::<T>(b)?, mb, out_dims)?;
-        Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)))
+        Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)?))
     }
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
         let [a, b] = ins else {
@@ -228,6 +228,22 @@ pub trait LeafFill: Send + Sync {
         len: usize,
         scratch: &'s mut Chunk,
     ) -> Result<Slice<'s>, KernelError>;
+    /// The operand's strides over the output dimensions (0 where broadcast).
+    fn strides(&self) -> &[isize];
+    /// Bytes per element.
+    fn elem_size(&self) -> usize;
+    /// A `rows` x `cols` block in row-major order into `scratch`: element (r, c)
+    /// is the operand's element at `off + r * rs + c * cs`. The caller has the
+    /// block from a `Tiling` over this operand's strides, so it lies inside it.
+    fn tile<'s>(
+        &'s self,
+        off: isize,
+        rows: usize,
+        cols: usize,
+        rs: isize,
+        cs: isize,
+        scratch: &'s mut Chunk,
+    ) -> Result<Slice<'s>, KernelError>;
 }
 
 struct TypedLeaf<'a, T>(Gather<'a, T>);
@@ -252,6 +268,41 @@ impl<T: ChunkElem> LeafFill for TypedLeaf<'_, T> {
         self.0.fill(start, spare);
         // SAFETY: `Gather::fill` wrote all `len` elements.
         unsafe { v.set_len(len) };
+        Ok(T::wrap_slice(v))
+    }
+    fn strides(&self) -> &[isize] {
+        self.0.src().strides()
+    }
+    fn elem_size(&self) -> usize {
+        std::mem::size_of::<T>()
+    }
+    fn tile<'s>(
+        &'s self,
+        off: isize,
+        rows: usize,
+        cols: usize,
+        rs: isize,
+        cs: isize,
+        scratch: &'s mut Chunk,
+    ) -> Result<Slice<'s>, KernelError> {
+        let v = T::chunk_mut(scratch).ok_or_else(mismatch)?;
+        let len = rows * cols;
+        v.clear();
+        v.reserve(len);
+        // SAFETY: the block lies inside the operand (see the trait), and `v` has
+        // room for all rows * cols elements, which `gather_tile` writes.
+        unsafe {
+            gather_tile(
+                self.0.src().ptr().wrapping_offset(off) as *const u8,
+                std::mem::size_of::<T>(),
+                rs,
+                cs,
+                rows,
+                cols,
+                v.as_mut_ptr() as *mut u8,
+            );
+            v.set_len(len);
+        }
         Ok(T::wrap_slice(v))
     }
 }
@@ -350,7 +401,7 @@ where
             placed(b, mb, out_dims)?,
             placed(c, mc, out_dims)?,
         );
-        Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)))
+        Ok(Array::from_nd(map3(out_dims, &sa, &sb, &sc, self.0)?))
     }
 
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {

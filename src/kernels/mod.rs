@@ -4,6 +4,5 @@ pub mod alloc;
 pub mod fused;
 pub mod math;
 pub mod strided;
-pub mod transpose_copy;
 
-pub use strided::{GRAIN, Gather, Src, map1, map2, map3, materialize};
+pub use strided::{GRAIN, Gather, Src, map1, map2, map3, materialize, try_materialize};

@@ -1,0 +1,70 @@
+//! Ctrl-C inside one long kernel (spec/performance.md §2): the kernel itself sees
+//! `eval::INTERRUPTED` and stops with an "interrupted" error, instead of the
+//! evaluator noticing only once the op has finished.
+//!
+//! A test binary of its own, with one test: the flag is process-wide, and any
+//! other test evaluating at the same time would see it.
+
+use ndarray::{ArrayD, IxDyn};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use xlet::check::Limits;
+use xlet::eval::{INTERRUPTED, eval_top};
+use xlet::ir::StmtKind;
+use xlet::kernels::{Src, map1, map2, try_materialize};
+use xlet::session::Session;
+use xlet::value::{Array, Value};
+
+fn big(dims: &[usize]) -> xlet::value::Nd<f32> {
+    let n: usize = dims.iter().product();
+    ArrayD::from_shape_vec(IxDyn(dims), (0..n).map(|i| i as f32).collect())
+        .unwrap()
+        .into_shared()
+}
+
+#[test]
+fn a_long_kernel_stops_when_interrupted() {
+    // 1. The flag already set when a kernel starts: every engine path refuses.
+    let x = big(&[1024, 1024]);
+    let t = x.clone().permuted_axes(IxDyn(&[1, 0]));
+    let dims = [1024, 1024];
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    let flat = map1(&dims, &Src::of(&x), |v| -v);
+    let tiled = map2(&dims, &Src::of(&t), &Src::of(&x), |a, b| a + b);
+    let copy = try_materialize(&dims, &Src::of(&t));
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    for (what, r) in [
+        ("flat", flat.map(|_| ())),
+        ("tiled", tiled.map(|_| ())),
+        ("copy", copy.map(|_| ())),
+    ] {
+        let e = r.err().unwrap_or_else(|| panic!("{what}: ran to the end"));
+        assert_eq!(e.code, "interrupted", "{what}");
+    }
+    // And with the flag clear they run.
+    assert!(map1(&dims, &Src::of(&x), |v| -v).is_ok());
+
+    // 2. Set from another thread while one fused op runs: a chain of 100 Tanh over
+    // 16M elements is one kernel call taking seconds; it must stop within a fraction.
+    let mut s = Session::new(Limits::default());
+    let v = Value::Array(Array::F32(big(&[4096, 4096])));
+    s.types.globals.insert("X".into(), v.ty());
+    s.env.values.insert("X".into(), v);
+    let expr = (0..100).fold("X * 0.001".to_string(), |e, _| format!("Tanh({e})"));
+    let (prog, _) = s.check(&expr).unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let StmtKind::Print(e) = &prog.stmts[0].kind else {
+        panic!("not an expression")
+    };
+    let setter = std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(50));
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    });
+    let start = Instant::now();
+    let r = eval_top(e, &s.env);
+    let took = start.elapsed();
+    setter.join().unwrap();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    let d = r.err().expect("the op ran to the end despite Ctrl-C");
+    assert_eq!(d.code, "interrupted");
+    assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
+}
