@@ -6,8 +6,8 @@
 //! f32[256x256x256], f32[64x64x64x64]. Each permutation of rank 2–4 is one
 //! benchmark, named by its permutation.
 //!
-//! Run: `cargo bench --bench strided` (all, about a minute), or with a filter:
-//! `cargo bench --bench strided -- 'rank2|copy|contig'`. Not run in CI.
+//! Run: `cargo bench -p xlet-bench --bench strided` (all, about a minute), or with a filter:
+//! `cargo bench -p xlet-bench --bench strided -- 'rank2|copy|contig'`. Not run in CI.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, Axis, IxDyn, Slice};
