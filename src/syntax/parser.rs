@@ -243,8 +243,17 @@ fn number_list<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> + Clone {
 /// The loop of `number_list`; `None` where the text is anything else.
 fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Expr> {
     let begin = inp.cursor();
-    if inp.next_ref() != Some(&Tok::LBrace) {
-        return None;
+    match inp.next_ref() {
+        Some(Tok::LBrace) => {}
+        // The lexer has read the whole brace already.
+        Some(Tok::NumRun(run)) => {
+            let run = run.clone();
+            return Some(Expr {
+                kind: ExprKind::Numbers(run),
+                span: inp.span_since(&begin),
+            });
+        }
+        _ => return None,
     }
     let mut items = Vec::new();
     loop {
