@@ -916,6 +916,76 @@ mod fast_path_tests {
         }
     }
 
+    /// What `lex_runs` reads as one `NumRun`: the numbers' texts, signs and spans.
+    fn runs(src: &str) -> Vec<Vec<(String, bool, Span)>> {
+        let lexed = lex_runs(src);
+        assert!(lexed.errors.is_empty(), "{src:?}");
+        lexed
+            .toks
+            .iter()
+            .filter_map(|(t, _)| match t {
+                Tok::NumRun(run) => Some(
+                    run.iter()
+                        .map(|n| (n.text.to_string(), n.negative, n.span()))
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_brace_of_plain_numbers_is_one_run_with_each_number_s_span() {
+        let src = "{1, -2.5 ,\n inf, - nan, 1e-3,}";
+        let items = |v: &[(&str, bool, Span)]| {
+            v.iter()
+                .map(|(t, n, s)| (t.to_string(), *n, s.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            runs(src),
+            vec![items(&[
+                ("1", false, 1..2),
+                ("2.5", true, 4..8),
+                ("inf", false, 12..15),
+                ("nan", true, 17..22),
+                ("1e-3", false, 24..28),
+            ])]
+        );
+        // The span of the run is the whole brace.
+        let lexed = lex_runs(src);
+        assert_eq!(lexed.toks.len(), 1);
+        assert_eq!(lexed.toks[0].1, 0..src.len());
+        // Rows of a nested literal are runs; the outer braces stay tokens.
+        assert_eq!(runs("{{1, 2}, {3, 4}}").len(), 2);
+        assert_eq!(lex_runs("{{1, 2}, {3, 4}}").toks.len(), 5);
+    }
+
+    #[test]
+    fn anything_but_plain_numbers_is_lexed_token_by_token() {
+        for src in [
+            "{}",
+            "{1 2}",
+            "{1,, 2}",
+            "{,1}",
+            "{1, x}",
+            "{1, /* c */ 2}",
+            "{1, // c\n 2}",
+            "{4x2}",
+            "{1, 2e}",
+            "{1, --2}",
+            "{1, ->}",
+            "{1, 2",
+            "{1, \"s\"}",
+            "{1, true}",
+            "{1, infinity}",
+        ] {
+            let (fast, slow) = (lex_runs(src), lex(src));
+            assert_eq!(fast.toks, slow.toks, "{src:?}");
+            assert_eq!(fast.errors.len(), slow.errors.len(), "{src:?}");
+        }
+    }
+
     #[test]
     fn pasted_weights_lex_fast() {
         // ~11 MB of numbers: the general lexer alone read well under 1 MB/s.

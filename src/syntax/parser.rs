@@ -222,8 +222,9 @@ fn skip_rest_of_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
 
 // ---- small pieces -------------------------------------------------------
 
-/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), read in one
-/// loop instead of through the whole expression grammar for every element. It
+/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), or of rows the
+/// lexer read whole (`NumRun`), read in one loop instead of through the whole
+/// expression grammar for every element. It
 /// builds exactly the tree the general grammar would (`-x` is `Neg` of the number).
 /// Anything else fails quietly without consuming, and the general brace parser
 /// reads the text (and reports any error).
@@ -272,6 +273,18 @@ fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Exp
             _ => {}
         }
         let number = match tok {
+            // A row of a nested literal, read whole by the lexer.
+            Some(Tok::NumRun(run)) if !negative => {
+                items.push(Expr {
+                    kind: ExprKind::Numbers(run.clone()),
+                    span: inp.span_since(&num_at),
+                });
+                match inp.next_ref() {
+                    Some(Tok::Comma) => continue,
+                    Some(Tok::RBrace) => break,
+                    _ => return None,
+                }
+            }
             Some(Tok::Int(text)) => NumLit {
                 text: text.clone(),
                 is_integer: true,
