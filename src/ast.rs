@@ -99,6 +99,9 @@ pub enum ExprKind {
     Str(String),
     /// `{a, b, ...}`: an array literal, a list of operands or a static list, by context.
     Brace(Vec<Expr>),
+    /// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers held compactly (pasted weights
+    /// have millions). It means exactly the `Brace` of `Number` / `Neg`-of-`Number` items.
+    Numbers(std::sync::Arc<NumRun>),
     /// `f32[2x3] {...}`, `s64 5`, `f32[] 2.5`, `pred true`.
     Typed {
         ty: TypeExpr,
@@ -132,6 +135,90 @@ pub struct NumLit {
     pub text: String,
     /// True when written without a point or exponent (and not inf/nan).
     pub is_integer: bool,
+}
+
+/// The items of a brace of plain numbers: their texts side by side in one string
+/// and, per item, its span (from the `-`, if any) and where its text ends.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NumRun {
+    text: String,
+    items: Vec<RunItem>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RunItem {
+    start: u32,
+    end: u32,
+    text_end: u32,
+}
+
+/// One item of a `NumRun`, as the general tree would hold it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunNumber<'a> {
+    /// The number as written, without the sign.
+    pub text: &'a str,
+    pub is_integer: bool,
+    pub negative: bool,
+    pub span: (usize, usize),
+}
+
+impl RunNumber<'_> {
+    pub fn span(&self) -> Span {
+        self.span.0..self.span.1
+    }
+}
+
+impl NumRun {
+    /// Adds an item: its span (from the `-`) and the number's text. `false` when the
+    /// offsets do not fit the compact form (texts over 4 GB), and nothing is added.
+    pub fn push(&mut self, span: Span, text: &str) -> bool {
+        let text_end = self.text.len() + text.len();
+        let (Ok(start), Ok(end), Ok(text_end)) = (
+            u32::try_from(span.start),
+            u32::try_from(span.end),
+            u32::try_from(text_end),
+        ) else {
+            return false;
+        };
+        self.text.push_str(text);
+        self.items.push(RunItem {
+            start,
+            end,
+            text_end,
+        });
+        true
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The `i`th item; `i < len()`.
+    pub fn get(&self, i: usize) -> Option<RunNumber<'_>> {
+        let item = self.items.get(i)?;
+        let from = match i {
+            0 => 0,
+            _ => self.items[i - 1].text_end as usize,
+        };
+        let text = self.text.get(from..item.text_end as usize)?;
+        let (start, end) = (item.start as usize, item.end as usize);
+        Some(RunNumber {
+            text,
+            // Integers are digits only; floats have a point or exponent, or are inf/nan.
+            is_integer: text.bytes().all(|b| b.is_ascii_digit()),
+            // Only a `-` (and spaces after it) make the span longer than the text.
+            negative: end - start > text.len(),
+            span: (start, end),
+        })
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = RunNumber<'_>> + '_ {
+        (0..self.len()).filter_map(move |i| self.get(i))
+    }
 }
 
 #[derive(Clone, Debug)]

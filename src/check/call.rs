@@ -427,14 +427,14 @@ fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Dia
         _ => e,
     };
     match &inner.kind {
-        ExprKind::Brace(_) => {
+        ExprKind::Brace(_) | ExprKind::Numbers(_) => {
             let flat = flatten(inner)
                 .map_err(|_| cx.attr_err(name, "a list of integers such as {0, 1}", e))?;
             if flat.dims.len() != 1 {
                 return Err(cx.attr_err(name, "a flat list of integers such as {0, 1}", e));
             }
             let mut out = vec![];
-            for (a, span) in flat.atoms.iter().zip(&flat.spans) {
+            for (a, span) in flat.atoms() {
                 match a {
                     Atom::Num {
                         text,
@@ -448,7 +448,7 @@ fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Dia
                                 span.clone(),
                             )
                         })?;
-                        out.push(if *negative { -v } else { v });
+                        out.push(if negative { -v } else { v });
                     }
                     _ => return Err(cx.attr_err(name, "a list of integers such as {0, 1}", e)),
                 }

@@ -513,7 +513,7 @@ impl<'s> Checker<'s> {
     fn check_expr_inner(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
         let span = e.span.clone();
         match &e.kind {
-            ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Brace(_) => {
+            ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Brace(_) | ExprKind::Numbers(_) => {
                 self.literal(e, hint, None)
             }
             ExprKind::Unary {
@@ -829,7 +829,7 @@ impl<'s> Checker<'s> {
             // sizes after it come from the type (`f32[2x0x3] {{}, {}}`, as it prints),
             // but `f32[2x0x3] {}` shows [0] and is an error (spec/language.md §6.5).
             if let Some(zero) = dims.iter().position(|&d| d == 0) {
-                if flat.atoms.is_empty() && flat.dims == dims[..=zero] {
+                if flat.is_empty() && flat.dims == dims[..=zero] {
                     flat.dims = dims.clone();
                 }
             }

@@ -1,10 +1,11 @@
 //! Text → tokens (a chumsky parser over the characters), then the newline pass
 //! that decides which line breaks end a statement.
 
-use crate::ast::Span;
+use crate::ast::{NumRun, Span};
 use crate::diag::Diag;
 use chumsky::input::InputRef;
 use chumsky::prelude::*;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -60,6 +61,9 @@ pub(crate) enum Tok {
     Bad(char),
     /// A malformed token the lexer has already reported.
     Error,
+    /// `{1, -2.5, 3e-3}`: a whole brace of plain numbers read at once (see `fast_run`);
+    /// it stands for the `{`, numbers, `-`, `,` and `}` tokens it spans.
+    NumRun(Arc<NumRun>),
 }
 
 impl Tok {
@@ -91,7 +95,7 @@ impl Tok {
             Tok::Produces => "produces:",
             Tok::LParen => "(",
             Tok::RParen => ")",
-            Tok::LBrace => "{",
+            Tok::LBrace | Tok::NumRun(_) => "{",
             Tok::RBrace => "}",
             Tok::LBracket => "[",
             Tok::RBracket => "]",
@@ -477,13 +481,13 @@ fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
 }
 
 /// One lexeme: the fast path first, then the general combinators in order.
-fn lexeme<'src>() -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
+fn lexeme<'src>(runs: bool) -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
     let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
     let newline = just('\n').to(Lexeme::tok(Tok::Newline));
     // Anything else is a character of no token: the parser reports it where it stands.
     let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
     choice((
-        fast(),
+        fast(runs),
         space,
         word(),
         newline,
@@ -501,14 +505,14 @@ fn lexeme<'src>() -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Cl
 
 /// The whole text, folded straight into `Lexed` (no list of lexemes in between:
 /// a pasted literal has millions).
-fn lexer<'src>() -> impl Parser<'src, &'src str, Lexed, LexExtra> {
+fn lexer<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexed, LexExtra> {
     empty()
         .map(|_| Lexed {
             toks: Vec::new(),
             errors: Vec::new(),
             open_comment: false,
         })
-        .foldl(lexeme().repeated(), |mut lexed, (lexeme, span)| {
+        .foldl(lexeme(runs).repeated(), |mut lexed, (lexeme, span)| {
             if let Some(tok) = lexeme.tok {
                 lexed.toks.push((tok, span));
             }
@@ -521,19 +525,33 @@ fn lexer<'src>() -> impl Parser<'src, &'src str, Lexed, LexExtra> {
 
 /// Splits the text into tokens. Never fails: problems become diagnostics and `Error`/`Bad` tokens.
 pub(crate) fn lex(src: &str) -> Lexed {
+    lex_with(src, false)
+}
+
+/// As `lex`, but a brace of plain numbers becomes one `NumRun` token. The parser
+/// accepts it wherever a brace expression may stand; anywhere else it fails, and
+/// `syntax::parse` then parses the plain tokens again, so errors read as always.
+pub(crate) fn lex_runs(src: &str) -> Lexed {
+    lex_with(src, true)
+}
+
+fn lex_with(src: &str, runs: bool) -> Lexed {
     // Every character starts some lexeme (the last choice takes any character), so this
     // cannot fail; should it ever, say so rather than panic.
-    lexer().parse(src).into_output().unwrap_or_else(|| Lexed {
-        toks: Vec::new(),
-        errors: vec![
-            Diag::syntax(
-                "found text the lexer cannot read but expected tokens",
-                0..src.len(),
-            )
-            .with_label("unreadable text"),
-        ],
-        open_comment: false,
-    })
+    lexer(runs)
+        .parse(src)
+        .into_output()
+        .unwrap_or_else(|| Lexed {
+            toks: Vec::new(),
+            errors: vec![
+                Diag::syntax(
+                    "found text the lexer cannot read but expected tokens",
+                    0..src.len(),
+                )
+                .with_label("unreadable text"),
+            ],
+            open_comment: false,
+        })
 }
 
 type LexInput<'src, 'p> = InputRef<'src, 'p, &'src str, LexExtra>;
@@ -544,8 +562,15 @@ type LexInput<'src, 'p> = InputRef<'src, 'p, &'src str, LexExtra>;
 /// handle exactly (operators that may be longer, comments, strings, `produces`,
 /// dimensions, malformed numbers, other characters) fails without consuming and
 /// falls through to the general lexemes, so both paths give the same tokens.
-fn fast<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
-    custom(|inp: &mut LexInput<'src, '_>| {
+fn fast<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    custom(move |inp: &mut LexInput<'src, '_>| {
+        if runs && inp.peek() == Some('{') {
+            let before = inp.save();
+            if let Some(run) = fast_run(inp) {
+                return Ok(Lexeme::tok(Tok::NumRun(Arc::new(run))));
+            }
+            inp.rewind(before);
+        }
         let checkpoint = inp.save();
         match fast_lexeme(inp) {
             Some(lexeme) => Ok(lexeme),
@@ -609,6 +634,71 @@ fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Lexeme> {
         _ => return None,
     };
     Some(Lexeme::tok(tok))
+}
+
+/// At a `{`: the whole brace if it holds only plain numbers (`5`, `-2.5`, `1e-3`,
+/// `inf`, `-nan`), commas (one trailing allowed), spaces and line breaks, and at
+/// least one number; `None` for anything else (comments, nested braces, names,
+/// empty braces), which the general lexemes then read token by token. Each
+/// character is looked at once here and at most once more if this fails, so
+/// lexing stays linear.
+fn fast_run(inp: &mut LexInput<'_, '_>) -> Option<NumRun> {
+    let open = inp.cursor();
+    inp.next()?;
+    // All characters of a run are ASCII, so offsets are counted in bytes by hand.
+    let mut pos = inp.span_since(&open).start + 1;
+    let space = |inp: &mut LexInput<'_, '_>, pos: &mut usize| {
+        while matches!(inp.peek(), Some(' ' | '\t' | '\r' | '\n')) {
+            inp.skip();
+            *pos += 1;
+        }
+    };
+    let mut run = NumRun::default();
+    loop {
+        space(inp, &mut pos);
+        let item_start = pos;
+        match inp.peek()? {
+            '}' if !run.is_empty() => {
+                inp.skip();
+                return Some(run);
+            }
+            '-' => {
+                inp.skip();
+                pos += 1;
+                if inp.peek() == Some('>') {
+                    return None;
+                }
+                space(inp, &mut pos);
+            }
+            _ => {}
+        }
+        let num = inp.cursor();
+        match inp.next()? {
+            '0'..='9' => {
+                fast_number_tail(inp)?;
+            }
+            'a'..='z' | 'A'..='Z' | '_' => {
+                while inp.peek().is_some_and(|c| is_ident_char(&c)) {
+                    inp.skip();
+                }
+                if !matches!(inp.slice_since(&num..), "inf" | "nan") {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        let text = inp.slice_since(&num..);
+        pos += text.len();
+        if !run.push(item_start..pos, text) {
+            return None;
+        }
+        space(inp, &mut pos);
+        match inp.next()? {
+            ',' => pos += 1,
+            '}' => return Some(run),
+            _ => return None,
+        }
+    }
 }
 
 /// After a number's first digit: the rest of `5`, `2.5`, `5.`, `1e-3`, `2.5E+10`.
@@ -690,6 +780,10 @@ impl Nesting {
                 }
             }
             Tok::Semi if self.comp_pending == Some(self.stack.len()) => self.comp_pending = None,
+            // A whole balanced brace: opens and closes the pending body, if any.
+            Tok::NumRun(_) if self.comp_pending == Some(self.stack.len()) => {
+                self.comp_pending = None
+            }
             _ => {
                 if let Some(kinds) = closer_frame(tok) {
                     match self.stack.iter().rposition(|f| kinds.contains(f)) {
@@ -741,7 +835,7 @@ pub(crate) fn layout(mut toks: Vec<(Tok, Span)>) -> Vec<(Tok, Span)> {
             }
             // `comp f(x: f32) -> f32` followed by the body brace on the next line,
             // and `f32[2x2]` followed by its literal (`]` only ever closes a type).
-            if next == Some(&Tok::LBrace)
+            if next.is_some_and(|t| matches!(t, Tok::LBrace | Tok::NumRun(_)))
                 && (nest.comp_pending == Some(nest.stack.len()) || *prev == Tok::RBracket)
             {
                 continue;
@@ -819,6 +913,76 @@ mod fast_path_tests {
             };
             assert_eq!(spans(&fast.errors), spans(&errs), "errors of {src:?}");
             assert_eq!(fast.open_comment, open, "open comment in {src:?}");
+        }
+    }
+
+    /// What `lex_runs` reads as one `NumRun`: the numbers' texts, signs and spans.
+    fn runs(src: &str) -> Vec<Vec<(String, bool, Span)>> {
+        let lexed = lex_runs(src);
+        assert!(lexed.errors.is_empty(), "{src:?}");
+        lexed
+            .toks
+            .iter()
+            .filter_map(|(t, _)| match t {
+                Tok::NumRun(run) => Some(
+                    run.iter()
+                        .map(|n| (n.text.to_string(), n.negative, n.span()))
+                        .collect(),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_brace_of_plain_numbers_is_one_run_with_each_number_s_span() {
+        let src = "{1, -2.5 ,\n inf, - nan, 1e-3,}";
+        let items = |v: &[(&str, bool, Span)]| {
+            v.iter()
+                .map(|(t, n, s)| (t.to_string(), *n, s.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            runs(src),
+            vec![items(&[
+                ("1", false, 1..2),
+                ("2.5", true, 4..8),
+                ("inf", false, 12..15),
+                ("nan", true, 17..22),
+                ("1e-3", false, 24..28),
+            ])]
+        );
+        // The span of the run is the whole brace.
+        let lexed = lex_runs(src);
+        assert_eq!(lexed.toks.len(), 1);
+        assert_eq!(lexed.toks[0].1, 0..src.len());
+        // Rows of a nested literal are runs; the outer braces stay tokens.
+        assert_eq!(runs("{{1, 2}, {3, 4}}").len(), 2);
+        assert_eq!(lex_runs("{{1, 2}, {3, 4}}").toks.len(), 5);
+    }
+
+    #[test]
+    fn anything_but_plain_numbers_is_lexed_token_by_token() {
+        for src in [
+            "{}",
+            "{1 2}",
+            "{1,, 2}",
+            "{,1}",
+            "{1, x}",
+            "{1, /* c */ 2}",
+            "{1, // c\n 2}",
+            "{4x2}",
+            "{1, 2e}",
+            "{1, --2}",
+            "{1, ->}",
+            "{1, 2",
+            "{1, \"s\"}",
+            "{1, true}",
+            "{1, infinity}",
+        ] {
+            let (fast, slow) = (lex_runs(src), lex(src));
+            assert_eq!(fast.toks, slow.toks, "{src:?}");
+            assert_eq!(fast.errors.len(), slow.errors.len(), "{src:?}");
         }
     }
 

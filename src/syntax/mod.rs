@@ -20,6 +20,17 @@ use lexer::{Lexed, Nesting, Tok};
 
 /// Parses a whole program. On failure, returns every syntax error found, in source order.
 pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
+    // Braces of plain numbers as single tokens first (fast for pasted weights); if that
+    // fails anywhere, the plain tokens again, so every error reads as it always has.
+    let lexed = lexer::lex_runs(src);
+    let toks = lexer::layout(lexed.toks);
+    let (found, errors) = parser::run(parser::program(), &toks, src.len());
+    if let Some(found) = found
+        && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
+    {
+        return Ok(found);
+    }
+    drop(toks);
     let lexed = lexer::lex(src);
     let toks = lexer::layout(lexed.toks);
     let (program, errors) = parser::run(parser::program(), &toks, src.len());
@@ -36,6 +47,15 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
 
 /// Parses a single expression (the REPL's `:type EXPR`).
 pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
+    let lexed = lexer::lex_runs(src);
+    let toks = lexer::layout(lexed.toks);
+    let (found, errors) = parser::run(parser::lone_expr(), &toks, src.len());
+    if let Some(found) = found
+        && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
+    {
+        return Ok(found);
+    }
+    drop(toks);
     let lexed = lexer::lex(src);
     let toks = lexer::layout(lexed.toks);
     let (expr, errors) = parser::run(parser::lone_expr(), &toks, src.len());
@@ -111,7 +131,7 @@ pub fn needs_more_input(src: &str) -> bool {
         toks,
         errors,
         open_comment,
-    } = lexer::lex(src);
+    } = lexer::lex_runs(src);
     if open_comment {
         return true;
     }

@@ -222,8 +222,9 @@ fn skip_rest_of_body<'t>() -> impl Parser<'t, In<'t>, (), Extra> + Clone {
 
 // ---- small pieces -------------------------------------------------------
 
-/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), read in one
-/// loop instead of through the whole expression grammar for every element. It
+/// `{1, -2.5, 3e-3, ...}`: a brace of plain numbers (pasted weights), or of rows the
+/// lexer read whole (`NumRun`), read in one loop instead of through the whole
+/// expression grammar for every element. It
 /// builds exactly the tree the general grammar would (`-x` is `Neg` of the number).
 /// Anything else fails quietly without consuming, and the general brace parser
 /// reads the text (and reports any error).
@@ -243,8 +244,17 @@ fn number_list<'t>() -> impl Parser<'t, In<'t>, Expr, Extra> + Clone {
 /// The loop of `number_list`; `None` where the text is anything else.
 fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Expr> {
     let begin = inp.cursor();
-    if inp.next_ref() != Some(&Tok::LBrace) {
-        return None;
+    match inp.next_ref() {
+        Some(Tok::LBrace) => {}
+        // The lexer has read the whole brace already.
+        Some(Tok::NumRun(run)) => {
+            let run = run.clone();
+            return Some(Expr {
+                kind: ExprKind::Numbers(run),
+                span: inp.span_since(&begin),
+            });
+        }
+        _ => return None,
     }
     let mut items = Vec::new();
     loop {
@@ -263,6 +273,18 @@ fn read_number_list<'t>(inp: &mut InputRef<'t, '_, In<'t>, Extra>) -> Option<Exp
             _ => {}
         }
         let number = match tok {
+            // A row of a nested literal, read whole by the lexer.
+            Some(Tok::NumRun(run)) if !negative => {
+                items.push(Expr {
+                    kind: ExprKind::Numbers(run.clone()),
+                    span: inp.span_since(&num_at),
+                });
+                match inp.next_ref() {
+                    Some(Tok::Comma) => continue,
+                    Some(Tok::RBrace) => break,
+                    _ => return None,
+                }
+            }
             Some(Tok::Int(text)) => NumLit {
                 text: text.clone(),
                 is_integer: true,

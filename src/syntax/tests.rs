@@ -35,6 +35,25 @@ fn ex(e: &Expr) -> String {
             let items: Vec<String> = items.iter().map(ex).collect();
             format!("{{{}}}", items.join(" "))
         }
+        // Rendered as the `Brace` it stands for, so that both read the same.
+        ExprKind::Numbers(run) => {
+            let items: Vec<String> = run
+                .iter()
+                .map(|n| {
+                    let num = if n.is_integer {
+                        n.text.to_string()
+                    } else {
+                        format!("~{}", n.text)
+                    };
+                    if n.negative {
+                        format!("(Neg {num})")
+                    } else {
+                        num
+                    }
+                })
+                .collect();
+            format!("{{{}}}", items.join(" "))
+        }
         ExprKind::Typed { ty: t, value } => format!("<{} {}>", ty(t), ex(value)),
         ExprKind::Type(t) => format!("<{}>", ty(t)),
         ExprKind::Var(v) => v.clone(),
@@ -1332,20 +1351,23 @@ fn number_lists_read_like_any_brace() {
     let fast = "{1, -2, 3.5e1,}";
     let general = "{1, -2, 3.5e1, x}";
     assert_eq!(e(fast), "{1 (Neg 2) ~3.5e1}");
-    let (ExprKind::Brace(a), ExprKind::Brace(b)) = (
+    // A brace of plain numbers is one compact node whose items have the general spans.
+    let (ExprKind::Numbers(a), ExprKind::Brace(b)) = (
         parse_expr(fast).unwrap().kind,
         parse_expr(general).unwrap().kind,
     ) else {
-        panic!("not braces")
+        panic!("not a run and a brace")
     };
+    assert_eq!(a.len(), 3);
     for (x, y) in a.iter().zip(&b) {
-        assert_eq!(x.span, y.span);
-        if let (ExprKind::Unary { operand: p, .. }, ExprKind::Unary { operand: q, .. }) =
-            (&x.kind, &y.kind)
-        {
-            assert_eq!(p.span, q.span);
-        }
+        assert_eq!(x.span(), y.span);
+        assert_eq!(x.negative, matches!(y.kind, ExprKind::Unary { .. }));
     }
+    // Where a brace of numbers cannot stand (a comp body), the plain tokens are parsed.
+    assert!(parse("comp f() -> s32 {1}").is_ok());
+    assert!(parse("comp f() -> s32[2] {\n{1, 2}\n}").is_ok());
+    assert!(needs_more_input("comp f() -> s32"));
+    assert!(!needs_more_input("comp f() -> s32 {1}"));
     assert_eq!(e("{{1, 2}, {-3, 4}}"), "{{1 2} {(Neg 3) 4}}");
     assert_eq!(e("{}"), "{}");
     assert_eq!(e("{1, 2 + 3}"), "{1 (Add 2 3)}");

@@ -6,17 +6,17 @@ use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 
 /// One literal element as written: sign folded in, text kept for exact parsing.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Atom {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Atom<'a> {
     Num {
-        text: String,
+        text: &'a str,
         is_integer: bool,
         negative: bool,
     },
     Bool(bool),
 }
 
-impl Atom {
+impl Atom<'_> {
     pub fn is_float_text(&self) -> bool {
         matches!(
             self,
@@ -43,67 +43,6 @@ pub fn int_bounds(elem: ElemType) -> Option<(i128, i128)> {
     })
 }
 
-/// Converts one atom to element type `elem`, as an f64/i128 pair the caller casts.
-enum Parsed {
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-}
-
-fn parse_atom(atom: &Atom, elem: ElemType) -> Result<Parsed, String> {
-    match atom {
-        Atom::Bool(b) => {
-            if elem.is_pred() {
-                Ok(Parsed::Bool(*b))
-            } else {
-                Err(format!(
-                    "`{b}` is not {} value",
-                    crate::english::a(elem.name())
-                ))
-            }
-        }
-        Atom::Num {
-            text,
-            is_integer,
-            negative,
-        } => {
-            let shown = if *negative {
-                format!("-{text}")
-            } else {
-                text.clone()
-            };
-            if elem.is_pred() {
-                return Err(format!(
-                    "`{shown}` is not a pred value (write true or false)"
-                ));
-            }
-            if let Some((lo, hi)) = int_bounds(elem) {
-                if !is_integer {
-                    return Err(format!(
-                        "`{shown}` is not an integer, so it is not {} value",
-                        crate::english::a(elem.name())
-                    ));
-                }
-                let v: i128 = text
-                    .parse::<i128>()
-                    .map_err(|_| format!("`{shown}` is out of range for {elem} ({lo} to {hi})"))?;
-                let v = if *negative { -v } else { v };
-                if v < lo || v > hi {
-                    return Err(format!(
-                        "`{shown}` is out of range for {elem} ({lo} to {hi})"
-                    ));
-                }
-                return Ok(Parsed::Int(v));
-            }
-            // Float targets: parse the text directly in the target's own precision below.
-            let v: f64 = text
-                .parse::<f64>()
-                .map_err(|_| format!("`{shown}` is not a number"))?;
-            Ok(Parsed::Float(if *negative { -v } else { v }))
-        }
-    }
-}
-
 fn shown(atom: &Atom) -> String {
     match atom {
         Atom::Num {
@@ -111,14 +50,14 @@ fn shown(atom: &Atom) -> String {
             negative: true,
             ..
         } => format!("-{text}"),
-        Atom::Num { text, .. } => text.clone(),
+        Atom::Num { text, .. } => text.to_string(),
         Atom::Bool(b) => b.to_string(),
     }
 }
 
 /// Whether the literal is the word `inf` (possibly negated), the one way to write infinity.
 fn written_inf(atom: &Atom) -> bool {
-    matches!(atom, Atom::Num { text, .. } if text == "inf")
+    matches!(atom, Atom::Num { text, .. } if *text == "inf")
 }
 
 /// The largest finite value of a float type, as printed.
@@ -131,69 +70,113 @@ fn largest_finite(elem: ElemType) -> &'static str {
     }
 }
 
-fn f32_exact(atom: &Atom) -> Option<f32> {
-    // Parsing straight to f32 rounds once; going through f64 could round twice.
-    if let Atom::Num { text, negative, .. } = atom {
-        let v: f32 = text.parse().ok()?;
-        Some(if *negative { -v } else { v })
-    } else {
-        None
-    }
-}
-
-fn convert<T: Elem>(atom: &Atom, elem: ElemType) -> Result<T, String> {
-    Ok(match parse_atom(atom, elem)? {
-        Parsed::Bool(b) => T::cast_from(b),
-        Parsed::Int(i) => {
-            if elem.is_unsigned_int() {
-                T::cast_from(i as u64)
+/// Converts one atom to element type `elem`, exactly: integers through i128, floats
+/// parsed from the text once (f32 and f64 straight to the type, so they round once;
+/// f16 and bf16 from the f64). Messages are only formatted on failure: this runs
+/// once per element of a pasted weight array.
+fn convert<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
+    let (text, is_integer, negative) = match atom {
+        Atom::Bool(b) => {
+            return if elem.is_pred() {
+                Ok(T::cast_from(b))
             } else {
-                T::cast_from(i as i64)
-            }
-        }
-        Parsed::Float(f) => {
-            let v: T = match elem {
-                ElemType::F32 => T::cast_from(f32_exact(atom).unwrap_or(f as f32)),
-                ElemType::F16 => T::cast_from(f16::cast_from(f)),
-                ElemType::BF16 => T::cast_from(bf16::cast_from(f)),
-                _ => T::cast_from(f),
+                Err(format!(
+                    "`{b}` is not {} value",
+                    crate::english::a(elem.name())
+                ))
             };
-            // Any number but `inf` that rounds to infinity does not fit the type, whether
-            // f64 can hold it (`f32 1e39`, `f16 70000`) or not (`f32 1e400`).
-            if v.to_f64().is_infinite() && !written_inf(atom) {
-                return Err(format!(
-                    "`{}` is out of range for {elem} (its largest finite value is {}); write inf for infinity",
-                    shown(atom),
-                    largest_finite(elem)
-                ));
-            }
-            v
         }
-    })
+        Atom::Num {
+            text,
+            is_integer,
+            negative,
+        } => (text, is_integer, negative),
+    };
+    if elem.is_pred() {
+        return Err(format!(
+            "`{}` is not a pred value (write true or false)",
+            shown(&atom)
+        ));
+    }
+    if let Some((lo, hi)) = int_bounds(elem) {
+        if !is_integer {
+            return Err(format!(
+                "`{}` is not an integer, so it is not {} value",
+                shown(&atom),
+                crate::english::a(elem.name())
+            ));
+        }
+        let out_of_range = || {
+            format!(
+                "`{}` is out of range for {elem} ({lo} to {hi})",
+                shown(&atom)
+            )
+        };
+        let v: i128 = text.parse::<i128>().map_err(|_| out_of_range())?;
+        let v = if negative { -v } else { v };
+        if v < lo || v > hi {
+            return Err(out_of_range());
+        }
+        return Ok(if elem.is_unsigned_int() {
+            T::cast_from(v as u64)
+        } else {
+            T::cast_from(v as i64)
+        });
+    }
+    let not_a_number = || format!("`{}` is not a number", shown(&atom));
+    let v: T = if elem == ElemType::F32 {
+        // Parsing straight to f32 rounds once; going through f64 could round twice.
+        let f: f32 = text.parse().map_err(|_| not_a_number())?;
+        T::cast_from(if negative { -f } else { f })
+    } else {
+        let f: f64 = text.parse().map_err(|_| not_a_number())?;
+        let f = if negative { -f } else { f };
+        match elem {
+            ElemType::F16 => T::cast_from(f16::cast_from(f)),
+            ElemType::BF16 => T::cast_from(bf16::cast_from(f)),
+            _ => T::cast_from(f),
+        }
+    };
+    // Any number but `inf` that rounds to infinity does not fit the type, whether
+    // f64 can hold it (`f32 1e39`, `f16 70000`) or not (`f32 1e400`).
+    if v.to_f64().is_infinite() && !written_inf(&atom) {
+        return Err(format!(
+            "`{}` is out of range for {elem} (its largest finite value is {}); write inf for infinity",
+            shown(&atom),
+            largest_finite(elem)
+        ));
+    }
+    Ok(v)
 }
 
-/// Builds an array of `elem` with `dims` from row-major atoms.
+/// Builds an array of `elem` with `dims` from row-major atoms, converting each
+/// straight into the (accounted) output buffer.
 /// On failure returns the index of the offending atom and why.
-pub fn build_array(
+pub fn build_array<'a, I>(
     elem: ElemType,
     dims: &[usize],
-    atoms: &[Atom],
-) -> Result<Array, (usize, String)> {
-    fn build<T: Elem>(
+    atoms: I,
+) -> Result<Array, (usize, String)>
+where
+    I: IntoIterator<Item = Atom<'a>>,
+{
+    fn build<'a, T: Elem>(
         elem: ElemType,
         dims: &[usize],
-        atoms: &[Atom],
+        atoms: impl Iterator<Item = Atom<'a>>,
     ) -> Result<Array, (usize, String)> {
         let ty = crate::types::ArrayType::new(elem, dims.to_vec());
+        let count = dims.iter().product::<usize>();
         let mut out: Vec<T> =
-            crate::kernels::alloc::try_output_vec(atoms.len(), &ty).map_err(|e| (0, e.message))?;
-        for (i, a) in atoms.iter().enumerate() {
+            crate::kernels::alloc::try_output_vec(count, &ty).map_err(|e| (0, e.message))?;
+        for (i, a) in atoms.enumerate() {
             out.push(convert::<T>(a, elem).map_err(|e| (i, e))?);
         }
         ArrayD::from_shape_vec(IxDyn(dims), out)
             .map(Array::from_nd)
             .map_err(|e| (0, format!("literal does not fill its shape: {e}")))
     }
+    let atoms = atoms.into_iter();
     crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
 }
 
@@ -201,12 +184,12 @@ pub fn build_array(
 mod tests {
     use super::*;
 
-    fn num(text: &str, negative: bool) -> Atom {
-        Atom::Num {
-            text: text.into(),
+    fn num(text: &str, negative: bool) -> [Atom<'_>; 1] {
+        [Atom::Num {
+            text,
             is_integer: !text.contains(['.', 'e']) && text != "inf",
             negative,
-        }
+        }]
     }
 
     /// spec/numerics.md §4: a literal that does not fit its type is an error, whether
@@ -222,13 +205,13 @@ mod tests {
             (ElemType::F64, "1e400"),
         ] {
             for negative in [false, true] {
-                let e = build_array(elem, &[], &[num(text, negative)]).unwrap_err();
+                let e = build_array(elem, &[], num(text, negative)).unwrap_err();
                 assert!(e.1.contains("out of range"), "{elem} {text}: {}", e.1);
             }
         }
         // In range after rounding, or written as inf: fine.
-        assert!(build_array(ElemType::F16, &[], &[num("65519", false)]).is_ok());
-        assert!(build_array(ElemType::F32, &[], &[num("inf", true)]).is_ok());
-        assert!(build_array(ElemType::F32, &[], &[num("1e-50", false)]).is_ok());
+        assert!(build_array(ElemType::F16, &[], num("65519", false)).is_ok());
+        assert!(build_array(ElemType::F32, &[], num("inf", true)).is_ok());
+        assert!(build_array(ElemType::F32, &[], num("1e-50", false)).is_ok());
     }
 }
