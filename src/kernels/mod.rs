@@ -5,4 +5,4 @@ pub mod fused;
 pub mod math;
 pub mod strided;
 
-pub use strided::{GRAIN, Gather, Src, map1, map2, map3, materialize, try_materialize};
+pub use strided::{GRAIN, Gather, Src, map1, map2, map3, try_materialize};

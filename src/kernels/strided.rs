@@ -921,13 +921,6 @@ pub fn try_materialize<T: Copy + Send + Sync>(
     map1(out_dims, a, |x| x)
 }
 
-/// Copies a view into a fresh row-major array (for callers that cannot fail:
-/// this one finishes even after Ctrl-C).
-pub fn materialize<T: Copy + Send + Sync>(out_dims: &[usize], a: &Src<T>) -> ArrayD<T> {
-    // Without interrupt checks the copy has no way to fail.
-    map1_with(out_dims, a, Check::Never, |x| x).unwrap_or_else(|_| unreachable!())
-}
-
 impl<T> Src<'_, T> {
     pub(crate) fn ptr(&self) -> *const T {
         self.ptr
@@ -1066,7 +1059,7 @@ mod tests {
                 v.strides()
             );
             assert_eq!(
-                materialize(&dims, &a),
+                try_materialize(&dims, &a).unwrap(),
                 reference_map2(&dims, &a, &a, id),
                 "materialize {dims:?} strides {:?}",
                 v.strides()

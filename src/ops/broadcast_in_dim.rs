@@ -10,7 +10,7 @@ use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
-use crate::kernels::{Src, materialize};
+use crate::kernels::{Src, try_materialize};
 use crate::types::{Type, fmt_dims};
 use crate::value::{Array, Elem, Nd, Value};
 use crate::with_array;
@@ -153,7 +153,8 @@ fn broadcast<T: Elem>(a: &Nd<T>, out: &[usize], map: &[usize]) -> Result<Array, 
         ));
     }
     let src = Src::broadcast_in_dim(a, out.len(), map);
-    Ok(Array::from_nd(materialize(out, &src)))
+    // A copy like any kernel: Ctrl-C stops it.
+    Ok(Array::from_nd(try_materialize(out, &src)?))
 }
 
 impl Kernel for BroadcastKernel {

@@ -93,6 +93,6 @@ pub fn contiguous<T: Elem>(
     } else {
         let ty = crate::types::ArrayType::new(T::ELEM, a.shape().to_vec());
         crate::kernels::alloc::admit(a.len().saturating_mul(std::mem::size_of::<T>()), &ty)?;
-        Ok(crate::kernels::materialize(a.shape(), &Src::of(&a)).into_shared())
+        Ok(crate::kernels::try_materialize(a.shape(), &Src::of(&a))?.into_shared())
     }
 }
