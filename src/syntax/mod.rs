@@ -91,20 +91,22 @@ fn collect(
     toks: &[(Tok, Span)],
 ) -> Vec<Diag> {
     let mut errs = lex_errors;
-    let mut reported: Vec<Diag> = Vec::new();
+    // Where errors already stand: a set, so that many errors cost linear time.
+    let mut at: std::collections::HashSet<usize> = errs.iter().map(|d| d.span.start).collect();
+    let mut reported: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for err in parse_errors {
         if err.already_reported(toks, open_comment) {
             continue;
         }
         let diag = err.into_diag(toks);
-        if !reported.iter().any(|d| d.span.start == diag.span.start) {
-            reported.push(diag);
+        if reported.insert(diag.span.start) {
+            at.insert(diag.span.start);
+            errs.push(diag);
         }
     }
-    errs.extend(reported);
     for (tok, span) in toks {
         if let Tok::Bad(c) = tok
-            && !errs.iter().any(|d| d.span.start == span.start)
+            && at.insert(span.start)
         {
             errs.push(
                 Diag::syntax(
