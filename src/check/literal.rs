@@ -1,7 +1,7 @@
 //! Array literals: shape from brace nesting, element type from the literal's own
 //! type, from context (weak typing), or by default (s32, f32, pred).
 
-use crate::ast::{Expr, ExprKind, NumRun, Span, UnOp};
+use crate::ast::{Expr, ExprKind, NumLit, NumRun, Span, UnOp};
 use crate::diag::Diag;
 use crate::types::{ElemType, fmt_dims};
 use crate::value::Array;
@@ -114,18 +114,23 @@ pub fn flatten(e: &Expr) -> Result<Flat<'_>, Diag> {
     Ok(flat)
 }
 
+/// One number (negated when written `-n`) as a leaf spanning `e`.
+fn push_number<'a>(flat: &mut Flat<'a>, n: &'a NumLit, negative: bool, e: &Expr) {
+    flat.leaves.push(Leaf::One(
+        Atom::Num {
+            text: &n.text,
+            is_integer: n.is_integer,
+            negative,
+        },
+        e.span.clone(),
+    ));
+    flat.len += 1;
+}
+
 fn walk<'a>(e: &'a Expr, flat: &mut Flat<'a>) -> Result<Vec<usize>, Diag> {
     match &e.kind {
         ExprKind::Number(n) => {
-            flat.leaves.push(Leaf::One(
-                Atom::Num {
-                    text: &n.text,
-                    is_integer: n.is_integer,
-                    negative: false,
-                },
-                e.span.clone(),
-            ));
-            flat.len += 1;
+            push_number(flat, n, false, e);
             Ok(vec![])
         }
         // A brace of plain numbers: one leaf, shape [n], rectangular by construction.
@@ -139,15 +144,7 @@ fn walk<'a>(e: &'a Expr, flat: &mut Flat<'a>) -> Result<Vec<usize>, Diag> {
             operand,
         } if matches!(operand.kind, ExprKind::Number(_)) => {
             if let ExprKind::Number(n) = &operand.kind {
-                flat.leaves.push(Leaf::One(
-                    Atom::Num {
-                        text: &n.text,
-                        is_integer: n.is_integer,
-                        negative: true,
-                    },
-                    e.span.clone(),
-                ));
-                flat.len += 1;
+                push_number(flat, n, true, e);
             }
             Ok(vec![])
         }
