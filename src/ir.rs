@@ -137,6 +137,11 @@ pub trait Kernel: Send + Sync {
     fn allocates(&self) -> bool {
         true
     }
+    /// GetTupleElement says which element it reads (computations compiled into
+    /// the fused engine follow it statically).
+    fn tuple_index(&self) -> Option<usize> {
+        None
+    }
     /// Elementwise kernels say so, so that the evaluator can fuse them.
     fn as_elementwise(&self) -> Option<&crate::kernels::fused::ElementwiseKernel> {
         None

@@ -210,3 +210,25 @@ fn many_syntax_errors_cost_linear_time() {
     assert!(text(&out.stderr).contains("more (only the first 50 are shown)"));
     assert!(t < Duration::from_secs(8), "took {t:?}");
 }
+
+/// A While that never ends stops at `--max-steps` with a `steps` error (exit 1),
+/// on both the compiled scalar loop and the evaluator's loop (issue 6).
+#[test]
+fn max_steps_stops_endless_loops() {
+    for src in [
+        "comp t(x: s32) -> pred { true }\ncomp b(x: s32) -> s32 { x + 1 }\nWhile(t, b, s32 0)\n",
+        "comp t(x: (s32, f32[2])) -> pred { true }\n\
+         comp b(x: (s32, f32[2])) -> (s32, f32[2]) { (GetTupleElement(x, 0) + 1, GetTupleElement(x, 1)) }\n\
+         While(t, b, (s32 0, f32[2] {1, 2}))\n",
+    ] {
+        let (out, took) = run(src, &["--max-steps", "5000"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("more than 5000 iterations"), "{err}");
+        assert!(took < Duration::from_secs(20), "{took:?}");
+    }
+    // Under the limit the loop runs to its end.
+    let src = "comp c(x: s32) -> pred { x < 5000 }\ncomp b(x: s32) -> s32 { x + 1 }\nthen While(c, b, s32 0) == s32 5000\n";
+    let (out, _) = run(src, &["--max-steps", "5000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

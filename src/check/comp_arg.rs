@@ -43,7 +43,7 @@ pub fn wanted_signature(params: &[Type], ret: Option<&Type>) -> String {
     let ps: Vec<String> = params.iter().map(|t| t.to_string()).collect();
     match ret {
         Some(r) => format!("({}) -> {r}", ps.join(", ")),
-        None => format!("({})", ps.join(", ")),
+        None => format!("({}) -> any type", ps.join(", ")),
     }
 }
 
@@ -145,21 +145,26 @@ impl<'a> CallCtx<'_, '_, 'a> {
         let want = wanted_signature(params, ret);
         let why = if got.len() != params.len() {
             format!(
-                "takes {}, {} needs {} here",
+                "it takes {}, not {}",
                 crate::english::count(got.len(), "parameter"),
-                self.name(),
                 params.len()
             )
-        } else if !params_ok {
-            "has parameters of other types".to_string()
+        } else if let Some(((pname, t), w)) =
+            comp.params.iter().zip(params).find(|((_, t), w)| t != *w)
+        {
+            format!("its parameter `{pname}` is {t}, not {w}")
         } else {
-            "returns another type".to_string()
+            format!(
+                "it returns {}, not {}",
+                comp.ret,
+                ret.map_or(String::new(), |r| r.to_string())
+            )
         };
         Err(self
             .err(
                 c,
                 format!(
-                    "computation `{}` {why}: it is {}, {} needs {want}",
+                    "computation `{}` is {} but {} needs {want} here: {why}",
                     comp.name,
                     comp.signature(),
                     self.name()

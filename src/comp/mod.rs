@@ -14,7 +14,7 @@
 mod vectorized;
 
 use crate::ir::{Comp, ExprKind};
-pub use vectorized::Vectorized;
+pub use vectorized::{OneScratch, Vectorized, flat_scalars};
 
 /// The op name when `c`'s body is exactly one op applied to its two parameters,
 /// with `true` when they are swapped (`b + a` for parameters `a, b`).

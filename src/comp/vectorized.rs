@@ -53,43 +53,100 @@ fn scalar_elem(t: &Type) -> Option<ElemType> {
     t.as_array().filter(|a| a.dims.is_empty()).map(|a| a.elem)
 }
 
+/// The scalar leaves of `t` in depth-first order, if every leaf is a scalar.
+pub fn flat_scalars(t: &Type, out: &mut Vec<ElemType>) -> Option<()> {
+    match t {
+        Type::Array(_) => out.push(scalar_elem(t)?),
+        Type::Tuple(items) => {
+            for i in items {
+                flat_scalars(i, out)?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// What a name of the comp's body stands for: one scalar input, or a tuple of them
+/// (tuples are followed statically: GetTupleElement picks an item).
+#[derive(Clone, Debug)]
+enum Bound {
+    One(In),
+    Tuple(Vec<Bound>),
+}
+
+impl Bound {
+    /// Parameter leaves `next..` for a value of type `t`.
+    fn params(t: &Type, next: &mut usize) -> Bound {
+        match t {
+            Type::Array(_) => {
+                *next += 1;
+                Bound::One(In::Param(*next - 1))
+            }
+            Type::Tuple(items) => {
+                Bound::Tuple(items.iter().map(|i| Bound::params(i, next)).collect())
+            }
+        }
+    }
+    fn flatten(&self, out: &mut Vec<In>) {
+        match self {
+            Bound::One(i) => out.push(*i),
+            Bound::Tuple(items) => items.iter().for_each(|b| b.flatten(out)),
+        }
+    }
+}
+
 struct Builder {
-    slots: Vec<Option<In>>,
+    slots: Vec<Option<Bound>>,
     consts: Vec<Array>,
     steps: Vec<Step>,
 }
 
 impl Builder {
-    /// The input that computes `e`, or `None` if `e` is not a scalar elementwise
-    /// expression of the comp's parameters and constants.
-    fn expr(&mut self, e: &Expr) -> Option<In> {
+    /// What computes `e`, or `None` if `e` is not made of elementwise ops on
+    /// scalars (and tuples of them) of the comp's parameters and constants.
+    fn expr(&mut self, e: &Expr) -> Option<Bound> {
         match &e.kind {
-            ExprKind::Local(s) => *self.slots.get(*s)?,
+            ExprKind::Local(s) => self.slots.get(*s)?.clone(),
             ExprKind::Const(Value::Array(a)) if a.dims().is_empty() => {
                 self.consts.push(a.clone());
-                Some(In::Const(self.consts.len() - 1))
+                Some(Bound::One(In::Const(self.consts.len() - 1)))
             }
+            ExprKind::Tuple(items) => Some(Bound::Tuple(
+                items.iter().map(|i| self.expr(i)).collect::<Option<_>>()?,
+            )),
             ExprKind::Op { kernel, args, .. } => {
+                if let Some(k) = kernel.tuple_index() {
+                    return match self.expr(args.first()?)? {
+                        Bound::Tuple(items) => items.get(k).cloned(),
+                        Bound::One(_) => None,
+                    };
+                }
                 let k = kernel.as_elementwise()?;
-                if !k.out_dims.is_empty() {
+                if !k.out_dims.is_empty() || args.len() > MAX_INPUTS {
                     return None;
                 }
                 let inputs = args
                     .iter()
-                    .map(|a| self.expr(a))
+                    .map(|a| match self.expr(a)? {
+                        Bound::One(i) => Some(i),
+                        Bound::Tuple(_) => None,
+                    })
                     .collect::<Option<Vec<_>>>()?;
                 self.steps.push(Step {
                     f: k.f.clone(),
                     out: k.out_elem,
                     inputs,
                 });
-                Some(In::Step(self.steps.len() - 1))
+                Some(Bound::One(In::Step(self.steps.len() - 1)))
             }
-            // Top-level bindings, calls of other comps and tuples take the generic path.
+            // Top-level bindings and calls of other comps take the generic path.
             _ => None,
         }
     }
 }
+
+/// Elementwise ops have at most this many operands (Select, Clamp: three).
+const MAX_INPUTS: usize = 4;
 
 fn mismatch() -> KernelError {
     KernelError::new(
@@ -102,36 +159,41 @@ impl Vectorized {
     /// `c` compiled, if its parameters are scalars and its body only elementwise
     /// ops on them and on constants (a tuple result gives one output per item).
     pub fn compile(c: &Comp) -> Option<Vectorized> {
-        let params = c
-            .params
-            .iter()
-            .map(|(_, t)| scalar_elem(t))
-            .collect::<Option<Vec<_>>>()?;
+        let mut params = vec![];
+        for (_, t) in &c.params {
+            flat_scalars(t, &mut params)?;
+        }
         let mut b = Builder {
-            slots: vec![None; c.slots.max(params.len())],
+            slots: vec![None; c.slots.max(c.params.len())],
             consts: vec![],
             steps: vec![],
         };
-        for (i, s) in b.slots.iter_mut().take(params.len()).enumerate() {
-            *s = Some(In::Param(i));
+        let mut next = 0;
+        for (s, (_, t)) in b.slots.iter_mut().zip(&c.params) {
+            *s = Some(Bound::params(t, &mut next));
         }
         for (slot, e) in &c.body {
-            let i = b.expr(e)?;
-            *b.slots.get_mut(*slot)? = Some(i);
+            let v = b.expr(e)?;
+            *b.slots.get_mut(*slot)? = Some(v);
         }
-        let results = match &c.result.kind {
-            ExprKind::Tuple(items) => items
-                .iter()
-                .map(|e| Some((b.expr(e)?, scalar_elem(&e.ty)?)))
-                .collect::<Option<Vec<_>>>()?,
-            _ => vec![(b.expr(&c.result)?, scalar_elem(&c.result.ty)?)],
-        };
+        let mut ins = vec![];
+        b.expr(&c.result)?.flatten(&mut ins);
+        let mut elems = vec![];
+        flat_scalars(&c.ret, &mut elems)?;
+        if ins.len() != elems.len() {
+            return None;
+        }
         Some(Vectorized {
             params,
             consts: b.consts,
             steps: b.steps,
-            results,
+            results: ins.into_iter().zip(elems).collect(),
         })
+    }
+
+    /// How many arrays `run` takes: one per scalar leaf of the parameters, in order.
+    pub fn inputs(&self) -> usize {
+        self.params.len()
     }
 
     /// How many arrays `run` returns.
@@ -190,9 +252,10 @@ impl Vectorized {
                     .zip(leaf_bufs.iter_mut())
                     .map(|((l, _), buf)| l.get(at, m, buf))
                     .collect::<Result<Vec<Slice>, _>>()?;
-                self.run_steps(&leaf_slices, &mut step_bufs)?;
+                let (ps, cs) = leaf_slices.split_at(self.params.len());
+                self.run_steps(ps, cs, &mut step_bufs)?;
                 for (&(input, _), &(base, size)) in self.results.iter().zip(&bases) {
-                    let s = self.slice(input, &leaf_slices, &step_bufs)?;
+                    let s = self.slice(input, ps, cs, &step_bufs)?;
                     let (src, bytes) = s.bytes();
                     if bytes != m * size {
                         return Err(mismatch());
@@ -228,29 +291,88 @@ impl Vectorized {
     fn slice<'s>(
         &self,
         i: In,
-        leaves: &[Slice<'s>],
+        params: &[Slice<'s>],
+        consts: &[Slice<'s>],
         steps: &'s [Chunk],
     ) -> Result<Slice<'s>, KernelError> {
         match i {
-            In::Param(p) => leaves.get(p).copied(),
-            In::Const(c) => leaves.get(self.params.len() + c).copied(),
+            In::Param(p) => params.get(p).copied(),
+            In::Const(c) => consts.get(c).copied(),
             In::Step(s) => steps.get(s).map(Chunk::as_slice),
         }
         .ok_or_else(mismatch)
     }
 
-    fn run_steps(&self, leaves: &[Slice], bufs: &mut [Chunk]) -> Result<(), KernelError> {
+    fn run_steps(
+        &self,
+        params: &[Slice],
+        consts: &[Slice],
+        bufs: &mut [Chunk],
+    ) -> Result<(), KernelError> {
         for (j, st) in self.steps.iter().enumerate() {
             // Steps come in dependency order: a step reads leaves and earlier steps.
             let (done, rest) = bufs.split_at_mut(j);
             let out = rest.first_mut().ok_or_else(mismatch)?;
-            let ins = st
-                .inputs
-                .iter()
-                .map(|&i| self.slice(i, leaves, done))
-                .collect::<Result<Vec<Slice>, _>>()?;
-            st.f.run_chunk(&ins, out)?;
+            // A fixed buffer, not a Vec: this runs once per step of every loop iteration.
+            let mut ins = [Slice::Pred(&[]); MAX_INPUTS];
+            let n = st.inputs.len();
+            for (k, &i) in st.inputs.iter().enumerate() {
+                *ins.get_mut(k).ok_or_else(mismatch)? = self.slice(i, params, consts, done)?;
+            }
+            st.f.run_chunk(&ins[..n], out)?;
         }
         Ok(())
     }
+
+    /// Buffers for `run_one`, made once per loop.
+    pub fn scratch(&self) -> Result<OneScratch, KernelError> {
+        let consts = self
+            .consts
+            .iter()
+            .map(Chunk::from_scalar)
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(mismatch)?;
+        Ok(OneScratch {
+            consts,
+            steps: self.steps.iter().map(|s| empty_chunk(s.out)).collect(),
+        })
+    }
+
+    /// The comp on one element per input (`params`, each of length 1): result `r`
+    /// replaces the contents of `out[r]`. No allocation once the buffers have
+    /// grown: While runs a loop of scalars through this.
+    pub fn run_one(
+        &self,
+        params: &[Slice],
+        scratch: &mut OneScratch,
+        out: &mut [Chunk],
+    ) -> Result<(), KernelError> {
+        let OneScratch { consts, steps } = scratch;
+        let mut fixed = [Slice::Pred(&[]); 8];
+        let heap: Vec<Slice>;
+        let const_slices: &[Slice] = if consts.len() <= fixed.len() {
+            for (d, c) in fixed.iter_mut().zip(consts.iter()) {
+                *d = c.as_slice();
+            }
+            &fixed[..consts.len()]
+        } else {
+            heap = consts.iter().map(Chunk::as_slice).collect();
+            &heap
+        };
+        self.run_steps(params, const_slices, steps)?;
+        for (o, &(i, _)) in out.iter_mut().zip(&self.results) {
+            let s = self.slice(i, params, const_slices, steps)?;
+            if !o.set_from(s) {
+                return Err(mismatch());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Buffers of `Vectorized::run_one`: the constants as one-element chunks, and
+/// one chunk per step.
+pub struct OneScratch {
+    consts: Vec<Chunk>,
+    steps: Vec<Chunk>,
 }

@@ -50,6 +50,16 @@ pub fn plan<'e>(k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> Option<Plan<'
     if !ENABLED.load(Ordering::Relaxed) {
         return None;
     }
+    // Most ops have no fusable operand: say so before allocating anything.
+    let fusable = args.iter().zip(&k.maps).any(|(a, map)| match &a.kind {
+        ExprKind::Op { kernel, .. } => kernel
+            .as_elementwise()
+            .is_some_and(|sk| sk.out_dims == k.out_dims && is_identity(map, k.out_dims.len())),
+        _ => false,
+    });
+    if !fusable {
+        return None;
+    }
     let mut p = Plan {
         steps: vec![],
         leaves: vec![],

@@ -131,6 +131,40 @@ impl Chunk {
         .map_err(|_| mismatch())
     }
 
+    /// A one-element buffer holding the first element of `a`.
+    pub fn from_scalar(a: &Array) -> Option<Chunk> {
+        crate::with_array!(a, x => x.iter().next().map(|&e| ChunkElem::wrap_chunk(vec![e])))
+    }
+
+    /// The first element as a rank-0 array.
+    pub fn to_scalar(&self) -> Option<Array> {
+        macro_rules! arms {
+            ($($v:ident),*) => {
+                match self {
+                    $(Chunk::$v(x) => x.first().map(|&e| Array::from_nd(ndarray::arr0(e).into_dyn())),)*
+                }
+            };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
+    /// Replaces the contents with the elements of `s` (of the same type).
+    pub fn set_from(&mut self, s: Slice) -> bool {
+        macro_rules! arms {
+            ($($v:ident),*) => {
+                match (self, s) {
+                    $((Chunk::$v(d), Slice::$v(x)) => { d.clear(); d.extend_from_slice(x); true })*
+                    _ => false,
+                }
+            };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
     pub fn as_slice(&self) -> Slice<'_> {
         macro_rules! arms {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => Slice::$v(x),)* } };
@@ -237,7 +271,11 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
         let (Some(a), Some(m)) = (args.first(), maps.first()) else {
             return Err(mismatch());
         };
-        let src = placed(nd::<T>(a)?, m, out_dims)?;
+        let x = nd::<T>(a)?;
+        if let Some(xs) = small_in_order(x, out_dims) {
+            return small_result(out_dims, xs.iter().map(|&v| (self.0)(v)));
+        }
+        let src = placed(x, m, out_dims)?;
         Ok(Array::from_nd(map1(out_dims, &src, self.0)?))
     }
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
@@ -264,8 +302,13 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         let ([a, b], [ma, mb]) = (args, maps) else {
             return Err(mismatch());
         };
-        let sa = placed(nd::<T>(a)?, ma, out_dims)?;
-        let sb = placed(nd::<T>(b)?, mb, out_dims)?;
+        let (x, y) = (nd::<T>(a)?, nd::<T>(b)?);
+        if let (Some(xs), Some(ys)) = (small_in_order(x, out_dims), small_in_order(y, out_dims)) {
+            let f = self.0;
+            return small_result(out_dims, xs.iter().zip(ys).map(|(&u, &v)| f(u, v)));
+        }
+        let sa = placed(x, ma, out_dims)?;
+        let sb = placed(y, mb, out_dims)?;
         Ok(Array::from_nd(map2(out_dims, &sa, &sb, self.0)?))
     }
     fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
@@ -287,6 +330,30 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T, T) -> O + Send + Sync + Copy> Elementw
         });
         Ok(())
     }
+}
+
+/// Arrays up to this many elements skip the strided engine's planning when they
+/// are plain contiguous arrays of the output's shape: in a While body over small
+/// state, planning would cost more than the arithmetic.
+const SMALL: usize = 1024;
+
+/// `a`'s elements as a slice, if it is small, contiguous in row-major order and
+/// of exactly the output's shape.
+fn small_in_order<'a, T>(a: &'a Nd<T>, out_dims: &[usize]) -> Option<&'a [T]> {
+    if a.len() > SMALL || a.shape() != out_dims {
+        return None;
+    }
+    a.as_slice()
+}
+
+fn small_result<O: Elem>(
+    out_dims: &[usize],
+    it: impl Iterator<Item = O>,
+) -> Result<Array, KernelError> {
+    let v: Vec<O> = it.collect();
+    ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(out_dims), v)
+        .map(Array::from_nd)
+        .map_err(|_| mismatch())
 }
 
 /// A leaf of a fused evaluation: an array read through its broadcast map.

@@ -75,6 +75,9 @@ impl Kernel for GetTupleElementKernel {
     fn allocates(&self) -> bool {
         false // shares the element
     }
+    fn tuple_index(&self) -> Option<usize> {
+        Some(self.index)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         match args {
             [Value::Tuple(vs)] => vs

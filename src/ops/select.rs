@@ -55,7 +55,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .with_secondary(f.span.clone(), format!("{}", f.ty)));
     }
     let kernel: Arc<dyn Kernel> = match &t.ty {
-        _ if pt.is_scalar() => Arc::new(WholeSelect),
+        // All scalars: elementwise (so a comp using Select can be compiled into
+        // the fused engine); a scalar pred with array or tuple branches picks one whole.
         Type::Array(at) if at.dims == pt.dims => {
             let id: Vec<usize> = (0..at.rank()).collect();
             Arc::new(ElementwiseKernel {
@@ -65,6 +66,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 out_elem: at.elem,
             })
         }
+        _ if pt.is_scalar() => Arc::new(WholeSelect),
         Type::Array(at) => {
             return Err(cx
                 .err(

@@ -4,9 +4,11 @@
 
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
+use crate::comp::Vectorized;
 use crate::diag::Diag;
 use crate::eval::{INTERRUPTED, MAX_STEPS};
 use crate::ir::{Comp, EvalCx, Kernel, KernelError};
+use crate::kernels::fused::{Chunk, Slice};
 use crate::types::{ElemType, Type};
 use crate::value::{Array, Value};
 use std::sync::Arc;
@@ -28,11 +30,21 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let pred = Type::scalar(ElemType::Pred);
     let cond = cx.computation(Some(0), "condition", &state, Some(&pred), "C1")?;
     let body = cx.computation(Some(1), "body", &state, Some(&init.ty), "C2")?;
+    // A loop over scalars whose comps are elementwise runs without the evaluator.
+    let fast = match (
+        Vectorized::compile(&cond.value),
+        Vectorized::compile(&body.value),
+    ) {
+        (Some(c), Some(b)) => Some((c, b)),
+        _ => None,
+    };
     Ok(Checked {
-        ty: init.ty,
+        ty: init.ty.clone(),
         kernel: Arc::new(WhileKernel {
             cond: cond.value,
             body: body.value,
+            fast,
+            ty: init.ty,
         }),
     })
 }
@@ -40,6 +52,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 struct WhileKernel {
     cond: Arc<Comp>,
     body: Arc<Comp>,
+    /// Condition and body compiled into the fused engine, when the state is
+    /// scalars (or tuples of them) and both comps are elementwise.
+    fast: Option<(Vectorized, Vectorized)>,
+    ty: Type,
 }
 
 /// The value of a `pred[]` result.
@@ -62,6 +78,9 @@ impl Kernel for WhileKernel {
             .first()
             .cloned()
             .ok_or_else(|| KernelError::new("internal", "internal error: While without init"))?;
+        if let Some((c, b)) = &self.fast {
+            return scalar_loop(c, b, &state, &self.ty);
+        }
         let max = MAX_STEPS.load(Ordering::Relaxed);
         let mut steps: u64 = 0;
         loop {
@@ -80,5 +99,98 @@ impl Kernel for WhileKernel {
             }
             state = cx.call_comp(&self.body, std::slice::from_ref(&state))?;
         }
+    }
+}
+
+fn steps_error(max: u64) -> KernelError {
+    KernelError::new(
+        "steps",
+        format!("While ran more than {max} iterations (the limit set by --max-steps)"),
+    )
+}
+
+fn internal() -> KernelError {
+    KernelError::new("internal", "internal error: While state")
+}
+
+/// The reference loop's semantics on a state of scalars held in one-element
+/// buffers: each iteration runs the compiled condition and body directly, with
+/// no allocation and no evaluator in between (spec/ops/while.md, speed).
+fn scalar_loop(
+    cond: &Vectorized,
+    body: &Vectorized,
+    init: &Value,
+    ty: &Type,
+) -> Result<Value, KernelError> {
+    let mut leaves = vec![];
+    flatten(init, &mut leaves);
+    let mut state = leaves
+        .iter()
+        .map(Chunk::from_scalar)
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(internal)?;
+    let mut next: Vec<Chunk> = leaves
+        .iter()
+        .map(|a| crate::kernels::fused::empty_chunk(a.elem()))
+        .collect();
+    let mut verdict = vec![crate::kernels::fused::empty_chunk(ElemType::Pred)];
+    let (mut cs, mut bs) = (cond.scratch()?, body.scratch()?);
+    let max = MAX_STEPS.load(Ordering::Relaxed);
+    let mut steps: u64 = 0;
+    loop {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            return Err(crate::kernels::strided::interrupt_error());
+        }
+        let go = with_slices(&state, |s| -> Result<bool, KernelError> {
+            cond.run_one(s, &mut cs, &mut verdict)?;
+            let go = matches!(verdict.first(), Some(Chunk::Pred(v)) if v.first() == Some(&true));
+            if go {
+                steps += 1;
+                if steps > max {
+                    return Err(steps_error(max));
+                }
+                body.run_one(s, &mut bs, &mut next)?;
+            }
+            Ok(go)
+        })?;
+        if !go {
+            break;
+        }
+        std::mem::swap(&mut state, &mut next);
+    }
+    let mut it = state.iter();
+    rebuild(ty, &mut it).ok_or_else(internal)
+}
+
+/// Runs `f` on the buffers as slices, without allocating for small states.
+fn with_slices<R>(chunks: &[Chunk], f: impl FnOnce(&[Slice]) -> R) -> R {
+    let mut fixed = [Slice::Pred(&[]); 8];
+    if chunks.len() <= fixed.len() {
+        for (d, c) in fixed.iter_mut().zip(chunks) {
+            *d = c.as_slice();
+        }
+        f(&fixed[..chunks.len()])
+    } else {
+        let v: Vec<Slice> = chunks.iter().map(Chunk::as_slice).collect();
+        f(&v)
+    }
+}
+
+fn flatten(v: &Value, out: &mut Vec<Array>) {
+    match v {
+        Value::Array(a) => out.push(a.clone()),
+        Value::Tuple(items) => items.iter().for_each(|i| flatten(i, out)),
+    }
+}
+
+fn rebuild<'c>(ty: &Type, it: &mut impl Iterator<Item = &'c Chunk>) -> Option<Value> {
+    match ty {
+        Type::Array(_) => it.next()?.to_scalar().map(Value::Array),
+        Type::Tuple(items) => Some(Value::tuple(
+            items
+                .iter()
+                .map(|t| rebuild(t, it))
+                .collect::<Option<Vec<_>>>()?,
+        )),
     }
 }
