@@ -205,6 +205,8 @@ struct Lexeme {
     tok: Option<Tok>,
     errors: Vec<Diag>,
     open_comment: bool,
+    /// Tokens the fast path read in one go, each with its span (`tok` is then `None`).
+    batch: Vec<(Tok, Span)>,
 }
 
 impl Lexeme {
@@ -213,6 +215,7 @@ impl Lexeme {
             tok: Some(tok),
             errors: vec![],
             open_comment: false,
+            batch: vec![],
         }
     }
 
@@ -221,6 +224,7 @@ impl Lexeme {
             tok: None,
             errors: vec![],
             open_comment: false,
+            batch: vec![],
         }
     }
 
@@ -230,6 +234,7 @@ impl Lexeme {
             tok: Some(Tok::Error),
             errors: vec![diag],
             open_comment: false,
+            batch: vec![],
         }
     }
 }
@@ -405,6 +410,7 @@ fn string<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
                 tok: Some(tok),
                 errors,
                 open_comment: false,
+                batch: vec![],
             }
         })
 }
@@ -420,6 +426,7 @@ fn comment<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
             let span: Span = span.into_range();
             if close.is_none() {
                 return Lexeme {
+                    batch: vec![],
                     tok: None,
                     errors: vec![
                         Diag::syntax(
@@ -480,14 +487,22 @@ fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     long.or(short).map(Lexeme::tok)
 }
 
-/// One lexeme: the fast path first, then the general combinators in order.
+/// One lexeme: the fast path first, then the general combinators.
 fn lexeme<'src>(runs: bool) -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
+    choice((fast(runs), general())).map_with(|lexeme, e| {
+        let span: SimpleSpan = e.span();
+        (lexeme, span.into_range())
+    })
+}
+
+/// The general lexemes, in order: the definition of the tokens, which the fast
+/// path must agree with (a test holds the two against each other).
+fn general<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
     let newline = just('\n').to(Lexeme::tok(Tok::Newline));
     // Anything else is a character of no token: the parser reports it where it stands.
     let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
     choice((
-        fast(runs),
         space,
         word(),
         newline,
@@ -497,10 +512,6 @@ fn lexeme<'src>(runs: bool) -> impl Parser<'src, &'src str, (Lexeme, Span), LexE
         string(),
         bad,
     ))
-    .map_with(|lexeme, e| {
-        let span: SimpleSpan = e.span();
-        (lexeme, span.into_range())
-    })
 }
 
 /// The whole text, folded straight into `Lexed` (no list of lexemes in between:
@@ -513,6 +524,7 @@ fn lexer<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexed, LexExtra> {
             open_comment: false,
         })
         .foldl(lexeme(runs).repeated(), |mut lexed, (lexeme, span)| {
+            lexed.toks.extend(lexeme.batch);
             if let Some(tok) = lexeme.tok {
                 lexed.toks.push((tok, span));
             }
@@ -562,35 +574,73 @@ type LexInput<'src, 'p> = InputRef<'src, 'p, &'src str, LexExtra>;
 /// handle exactly (operators that may be longer, comments, strings, `produces`,
 /// dimensions, malformed numbers, other characters) fails without consuming and
 /// falls through to the general lexemes, so both paths give the same tokens.
+/// Tokens per batch of the fast path.
+const BATCH: usize = 256;
+
 fn fast<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     custom(move |inp: &mut LexInput<'src, '_>| {
-        if runs && inp.peek() == Some('{') {
-            let before = inp.save();
-            if let Some(run) = fast_run(inp) {
-                return Ok(Lexeme::tok(Tok::NumRun(Arc::new(run))));
+        // As many lexemes as the fast path reads, in one go: the combinators'
+        // overhead is paid once per batch rather than once per token.
+        let begin = inp.save();
+        // A bounded batch: the tokens are copied once more into the whole list.
+        let mut batch = Vec::with_capacity(BATCH);
+        while batch.len() < BATCH {
+            let start = inp.cursor();
+            if runs && inp.peek() == Some('{') {
+                let before = inp.save();
+                if let Some(run) = fast_run(inp) {
+                    let span: SimpleSpan = inp.span_since(&start);
+                    batch.push((Tok::NumRun(Arc::new(run)), span.into_range()));
+                    continue;
+                }
+                inp.rewind(before);
             }
-            inp.rewind(before);
-        }
-        let checkpoint = inp.save();
-        match fast_lexeme(inp) {
-            Some(lexeme) => Ok(lexeme),
-            None => {
-                inp.rewind(checkpoint);
-                Err(Default::default())
+            let checkpoint = inp.save();
+            match fast_lexeme(inp) {
+                Some(Some(tok)) => {
+                    let span: SimpleSpan = inp.span_since(&start);
+                    batch.push((tok, span.into_range()));
+                }
+                Some(None) => {}
+                None => {
+                    inp.rewind(checkpoint);
+                    break;
+                }
             }
         }
+        if inp.cursor() == *begin.cursor() {
+            return Err(Default::default());
+        }
+        Ok(Lexeme {
+            tok: None,
+            errors: vec![],
+            open_comment: false,
+            batch,
+        })
     })
 }
 
-fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Lexeme> {
+/// One lexeme of the fast path: `Some(Some(token))`, `Some(None)` for spaces, `None`
+/// where the general lexemes must read (the caller rewinds). Operators are read
+/// longest first, as `punct` does.
+fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Option<Tok>> {
     let start = inp.cursor();
     let c = inp.next()?;
+    // `tok` when the next character is `next` (read), else nothing read.
+    fn then(inp: &mut LexInput<'_, '_>, next: char, tok: Tok) -> Option<Tok> {
+        if inp.peek() == Some(next) {
+            inp.skip();
+            Some(tok)
+        } else {
+            None
+        }
+    }
     let tok = match c {
         ' ' | '\t' | '\r' => {
             while matches!(inp.peek(), Some(' ' | '\t' | '\r')) {
                 inp.skip();
             }
-            return Some(Lexeme::skip());
+            return Some(None);
         }
         '\n' => Tok::Newline,
         ',' => Tok::Comma,
@@ -601,10 +651,41 @@ fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Lexeme> {
         '[' => Tok::LBracket,
         ']' => Tok::RBracket,
         ';' => Tok::Semi,
+        ':' => Tok::Colon,
         '+' => Tok::Plus,
         '*' => Tok::Star,
         '%' => Tok::Percent,
-        '-' if inp.peek() != Some('>') => Tok::Minus,
+        '-' => then(inp, '>', Tok::Arrow).unwrap_or(Tok::Minus),
+        '!' => then(inp, '=', Tok::NotEq).unwrap_or(Tok::Bang),
+        '<' => then(inp, '=', Tok::Le).unwrap_or(Tok::Lt),
+        '&' => then(inp, '&', Tok::AndAnd)?,
+        '|' => then(inp, '|', Tok::OrOr)?,
+        '~' => then(inp, '=', Tok::Approx)?,
+        // `//` and `/*` start comments, which the general lexemes read.
+        '/' if !matches!(inp.peek(), Some('/' | '*')) => Tok::Slash,
+        '=' => match then(inp, '=', Tok::EqEq) {
+            Some(_) => then(inp, '>', Tok::Implies).unwrap_or(Tok::EqEq),
+            None => Tok::Assign,
+        },
+        '>' => match inp.peek() {
+            Some('=') => {
+                inp.skip();
+                Tok::Ge
+            }
+            // `>>>` is one token; `>>` two `>`.
+            Some('>') => {
+                let two = inp.save();
+                inp.skip();
+                if inp.peek() == Some('>') {
+                    inp.skip();
+                    Tok::Chevrons
+                } else {
+                    inp.rewind(two);
+                    Tok::Gt
+                }
+            }
+            _ => Tok::Gt,
+        },
         '0'..='9' => {
             let float = fast_number_tail(inp)?;
             let text = inp.slice_since(&start..).to_string();
@@ -633,7 +714,7 @@ fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Lexeme> {
         }
         _ => return None,
     };
-    Some(Lexeme::tok(tok))
+    Some(Some(tok))
 }
 
 /// At a `{`: the whole brace if it holds only plain numbers (`5`, `-2.5`, `1e-3`,
@@ -857,20 +938,7 @@ mod fast_path_tests {
 
     /// The general lexer alone, over the whole text: what `lex` must agree with.
     fn slow_lex(src: &str) -> (Vec<(Tok, Span)>, Vec<Diag>, bool) {
-        let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
-        let newline = just('\n').to(Lexeme::tok(Tok::Newline));
-        let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
-        let general = choice((
-            space,
-            word(),
-            newline,
-            number(),
-            comment(),
-            punct(),
-            string(),
-            bad,
-        ))
-        .map_with(|lexeme, e| {
+        let general = general().map_with(|lexeme, e| {
             let span: SimpleSpan = e.span();
             (lexeme, span.into_range())
         });
@@ -901,6 +969,9 @@ mod fast_path_tests {
             "\"s\\n\" \"bad \\q\" \"open\nproduces: produces : produces_x produces",
             "é ü 1.5E+10 inf nan -inf true false comp let then within _a9 A_1",
             "{ {1,2},\r\n\t{3 , 4} } ; (a, b,) [2,3] % * + ?",
+            // Operators the fast path reads itself, and their neighbours it leaves alone.
+            ">> >>>> =>= === ==>> <=< !== & | ~ ~~= a/b a//c\nd a/*x*/b : :: -->",
+            "comp f(x: f32[2x2], y: (s32, pred)) -> f32 { let z = x * 2; z / 3 }",
         ];
         for src in cases {
             let fast = lex(src);
