@@ -23,8 +23,6 @@ pub(crate) struct Tiling {
     pub(super) i: usize,
     pub(super) tj: usize,
     pub(super) ti: usize,
-    /// The dimensions other than j and i, outer to inner.
-    pub(super) outer: Vec<usize>,
     pub(super) nbj: usize,
     pub(super) nbi: usize,
     pub(super) blocks: usize,
@@ -65,10 +63,14 @@ impl Tiling {
         for d in (0..k - 1).rev() {
             out_strides[d] = out_strides[d + 1] * dims[d + 1];
         }
-        let outer: Vec<usize> = (0..k).filter(|&d| d != i && d != j).collect();
         let nbj = dims[j].div_ceil(tj);
         let nbi = dims[i].div_ceil(ti);
-        let blocks = outer.iter().map(|&d| dims[d]).product::<usize>() * nbj * nbi;
+        let blocks = (0..k)
+            .filter(|&d| d != i && d != j)
+            .map(|d| dims[d])
+            .product::<usize>()
+            * nbj
+            * nbi;
         Some(Tiling {
             dims,
             strides: st,
@@ -78,7 +80,6 @@ impl Tiling {
             i,
             tj,
             ti,
-            outer,
             nbj,
             nbi,
             blocks,
@@ -109,24 +110,34 @@ impl Tiling {
     /// `offs`, and returns the output offset of that element, and the block's rows
     /// and columns.
     pub(crate) fn block(&self, b: usize, offs: &mut [isize]) -> (usize, usize, usize) {
-        let bi = b % self.nbi;
-        let bj = (b / self.nbi) % self.nbj;
-        let mut rest = b / (self.nbi * self.nbj);
-        let (r0, c0) = (bj * self.tj, bi * self.ti);
-        let mut out_off = r0 * self.out_strides[self.j] + c0;
-        for (o, off) in offs.iter_mut().enumerate() {
-            *off = r0 as isize * self.strides[o][self.j] + c0 as isize * self.strides[o][self.i];
-        }
-        for &d in self.outer.iter().rev() {
-            let x = rest % self.dims[d];
-            rest /= self.dims[d];
-            out_off += x * self.out_strides[d];
+        // Blocks go in row-major order of the output's block grid (dimension j
+        // counted in blocks of tj, i in blocks of ti, every other dimension in
+        // elements), so consecutive blocks write neighbouring output and a
+        // task's blocks cover one compact stretch of it.
+        let mut rest = b;
+        let mut out_off = 0usize;
+        offs.fill(0);
+        let (mut rows, mut cols) = (1, 1);
+        for d in (0..self.dims.len()).rev() {
+            let (count, step) = if d == self.i {
+                (self.nbi, self.ti)
+            } else if d == self.j {
+                (self.nbj, self.tj)
+            } else {
+                (self.dims[d], 1)
+            };
+            let x0 = (rest % count) * step;
+            rest /= count;
+            out_off += x0 * self.out_strides[d];
             for (o, off) in offs.iter_mut().enumerate() {
-                *off += x as isize * self.strides[o][d];
+                *off += x0 as isize * self.strides[o][d];
+            }
+            if d == self.i {
+                cols = self.ti.min(self.dims[d] - x0);
+            } else if d == self.j {
+                rows = self.tj.min(self.dims[d] - x0);
             }
         }
-        let rows = self.tj.min(self.dims[self.j] - r0);
-        let cols = self.ti.min(self.dims[self.i] - c0);
         (out_off, rows, cols)
     }
 
