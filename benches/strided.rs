@@ -6,7 +6,8 @@
 //! Every shape has 2^24 elements: [4096x4096], [256x256x256], [64x64x64x64],
 //! in f32 (64 MiB) and f64 (128 MiB). Each row is the best of several runs of
 //! `Neg(Transpose(X, p))`; `ratio` divides by the contiguous `Neg(X)` of the
-//! same shape and type, `vs copy` by a copy of the same bytes through the engine.
+//! same shape and type (for the two-operand rows, by the same op on contiguous
+//! operands), `vs copy` by a copy of the same bytes (`to_vec`).
 //!
 //! Run: `cargo bench -p xlet-bench --bench strided` (about half a minute), or
 //! with a filter on the row names: `cargo bench -p xlet-bench --bench strided -- rank2`.
@@ -172,14 +173,26 @@ fn main() {
                     ("f32 rank2 reversed both", "Neg(Yrev)"),
                     ("f32 rank2 every other column", "Neg(Yeven)"),
                     ("f32 rank2 transposed reversed", "Neg(Yrevt)"),
-                    ("f32 rank2 add transposed", "F2 + Transpose(F2, {1,0})"),
-                    (
-                        "f32 rank2 fused neg(T + X)",
-                        "Neg(Transpose(F2, {1,0}) + F2)",
-                    ),
                 ] {
                     let f = compiled(&s, expr);
                     t.row(name, || best(f), contig, copy);
+                }
+                // Two operands: against the same op on two contiguous operands.
+                for (name, expr, plain) in [
+                    (
+                        "f32 rank2 add transposed",
+                        "F2 + Transpose(F2, {1,0})",
+                        "F2 + F2",
+                    ),
+                    (
+                        "f32 rank2 fused neg(T + X)",
+                        "Neg(Transpose(F2, {1,0}) + F2)",
+                        "Neg(F2 + F2)",
+                    ),
+                ] {
+                    let base = best(compiled(&s, plain));
+                    let f = compiled(&s, expr);
+                    t.row(name, || best(f), base, copy);
                 }
             }
         }
