@@ -1,34 +1,39 @@
-//! Elementwise ops on strided views (spec/performance.md §5–6): transposed,
-//! permuted, reversed and strided operands against the same op on a contiguous
-//! array and against a plain copy of the same bytes; and `Tanh(X * Y + Z)`.
+//! Elementwise ops on strided views (spec/performance.md §5–6): every
+//! permutation of rank 2–4, plus reversed and sliced views, against the same op
+//! on a contiguous array and against a plain copy of the same bytes, all in one
+//! run so the ratios are comparable on a loaded machine.
 //!
-//! Every shape has 2^24 f32 elements (64 MiB): f32[4096x4096],
-//! f32[256x256x256], f32[64x64x64x64]. Each permutation of rank 2–4 is one
-//! benchmark, named by its permutation.
+//! Every shape has 2^24 elements: [4096x4096], [256x256x256], [64x64x64x64],
+//! in f32 (64 MiB) and f64 (128 MiB). Each row is the best of several runs of
+//! `Neg(Transpose(X, p))`; `ratio` divides by the contiguous `Neg(X)` of the
+//! same shape and type (for the two-operand rows, by the same op on contiguous
+//! operands), `vs copy` by a copy of the same bytes (`to_vec`).
 //!
-//! Run: `cargo bench -p xlet-bench --bench strided` (all, about a minute), or with a filter:
-//! `cargo bench -p xlet-bench --bench strided -- 'rank2|copy|contig'`. Not run in CI.
+//! Run: `cargo bench -p xlet-bench --bench strided` (about half a minute), or
+//! with a filter on the row names: `cargo bench -p xlet-bench --bench strided -- rank2`.
+//! Plain timing, no criterion: the table is the result. Not run in CI.
 
-use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, Axis, IxDyn, Slice};
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::Instant;
 use xlet::check::Limits;
 use xlet::eval::eval_top;
 use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Nd, Value};
 
-fn nd(dims: &[usize], seed: f32) -> Nd<f32> {
+const RUNS: usize = 9;
+
+fn nd<T: Copy>(dims: &[usize], f: impl Fn(usize) -> T) -> Nd<T> {
     let n: usize = dims.iter().product();
-    let data: Vec<f32> = (0..n).map(|i| ((i % 1013) as f32) * 0.001 + seed).collect();
+    let data: Vec<T> = (0..n).map(|i| f(i % 1013)).collect();
     ArrayD::from_shape_vec(IxDyn(dims), data)
         .unwrap()
         .into_shared()
 }
 
-fn bind(s: &mut Session, name: &str, a: Nd<f32>) {
-    let v = Value::Array(Array::F32(a));
+fn bind(s: &mut Session, name: &str, v: Array) {
+    let v = Value::Array(v);
     s.types.globals.insert(name.to_string(), v.ty());
     s.env.values.insert(name.to_string(), v);
 }
@@ -45,7 +50,19 @@ fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
     move || eval_top(&e, &s.env).unwrap()
 }
 
-/// Every permutation of 0..n.
+/// The best of `RUNS` timings of `f`, in milliseconds.
+fn best<R>(f: impl Fn() -> R) -> f64 {
+    black_box(f());
+    (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Every permutation of 0..n, in lexicographic order (the identity first).
 fn permutations(n: usize) -> Vec<Vec<usize>> {
     if n == 0 {
         return vec![vec![]];
@@ -67,74 +84,118 @@ fn list(p: &[usize]) -> String {
     format!("{{{}}}", s.join(","))
 }
 
-fn benches(c: &mut Criterion) {
-    let mut s = Session::new(Limits::default());
-    let y2 = nd(&[4096, 4096], 1.5);
-    bind(&mut s, "X", nd(&[4096, 4096], 0.5));
-    bind(&mut s, "Y", y2.clone());
-    bind(&mut s, "Z", nd(&[4096, 4096], 2.5));
-    bind(&mut s, "R3", nd(&[256, 256, 256], 1.0));
-    bind(&mut s, "R4", nd(&[64, 64, 64, 64], 1.0));
-    // Views bound directly (Rev and Slice are not ops yet): both axes reversed;
-    // every other column of a [4096x8192] array.
-    let mut rev = y2.clone();
-    rev.invert_axis(Axis(0));
-    rev.invert_axis(Axis(1));
-    bind(&mut s, "Yrev", rev);
-    let wide = nd(&[4096, 8192], 1.0);
-    bind(
-        &mut s,
-        "Yeven",
-        wide.slice_axis(Axis(1), Slice::new(0, None, 2)).to_shared(),
-    );
-    let mut revt = y2.clone().permuted_axes(IxDyn(&[1, 0]));
-    revt.invert_axis(Axis(1));
-    bind(&mut s, "Yrevt", revt);
-
-    let mut g = c.benchmark_group("strided_f32_16M");
-    g.sample_size(10)
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
-
-    let plain = y2.clone();
-    g.bench_function("copy", |b| {
-        b.iter(|| {
-            let src = xlet::kernels::Src::of(&plain);
-            black_box(xlet::kernels::materialize(plain.shape(), &src))
-        })
-    });
-    let f = compiled(&s, "Neg(Y)");
-    g.bench_function("contig_neg", |b| b.iter(|| black_box(f())));
-    let f = compiled(&s, "X + Y");
-    g.bench_function("contig_add", |b| b.iter(|| black_box(f())));
-
-    for (name, expr) in [
-        ("rank2_neg_transpose_{1,0}", "Neg(Transpose(Y, {1,0}))"),
-        ("rank2_add_transpose_{1,0}", "X + Transpose(Y, {1,0})"),
-        ("rank2_neg_reversed_both", "Neg(Yrev)"),
-        ("rank2_neg_every_other_column", "Neg(Yeven)"),
-        ("rank2_neg_transposed_reversed", "Neg(Yrevt)"),
-        (
-            "rank2_neg_add_transposed_fused",
-            "Neg(Transpose(Y, {1,0}) + X)",
-        ),
-    ] {
-        let f = compiled(&s, expr);
-        g.bench_function(name, |b| b.iter(|| black_box(f())));
-    }
-    for (rank, var) in [(3, "R3"), (4, "R4")] {
-        for p in permutations(rank) {
-            let expr = format!("Neg(Transpose({var}, {}))", list(&p));
-            let f = compiled(&s, &expr);
-            g.bench_function(format!("rank{rank}_neg_transpose_{}", list(&p)), |b| {
-                b.iter(|| black_box(f()))
-            });
-        }
-    }
-    let f = compiled(&s, "Tanh(X * Y + Z)");
-    g.bench_function("tanh_fma", |b| b.iter(|| black_box(f())));
-    g.finish();
+struct Table {
+    filter: Option<String>,
+    worst: f64,
 }
 
-criterion_group!(strided, benches);
-criterion_main!(strided);
+impl Table {
+    fn row(&mut self, name: &str, ms: impl FnOnce() -> f64, contig: f64, copy: f64) {
+        if self
+            .filter
+            .as_ref()
+            .is_some_and(|f| !name.contains(f.as_str()))
+        {
+            return;
+        }
+        let t = ms();
+        let r = t / contig;
+        self.worst = self.worst.max(r);
+        println!(
+            "{name:36} {t:8.2} ms  ratio {r:5.2}  vs copy {:5.2}",
+            t / copy
+        );
+    }
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; any other argument filters rows by name.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with("--"));
+    let mut s = Session::new(Limits::default());
+    let shapes: [&[usize]; 3] = [&[4096, 4096], &[256, 256, 256], &[64, 64, 64, 64]];
+    for (rank, dims) in (2..).zip(shapes) {
+        bind(
+            &mut s,
+            &format!("F{rank}"),
+            Array::F32(nd(dims, |i| i as f32 * 0.001 + 0.5)),
+        );
+        bind(
+            &mut s,
+            &format!("D{rank}"),
+            Array::F64(nd(dims, |i| i as f64 * 0.001 + 0.5)),
+        );
+    }
+    // Views bound directly: both axes reversed; every other column of a
+    // [4096x8192] array; transposed and reversed.
+    let y = nd(&[4096, 4096], |i| i as f32);
+    let mut rev = y.clone();
+    rev.invert_axis(Axis(0));
+    rev.invert_axis(Axis(1));
+    bind(&mut s, "Yrev", Array::F32(rev));
+    let wide = nd(&[4096, 8192], |i| i as f32);
+    let even = wide.slice_axis(Axis(1), Slice::new(0, None, 2)).to_shared();
+    bind(&mut s, "Yeven", Array::F32(even));
+    let mut revt = y.clone().permuted_axes(IxDyn(&[1, 0]));
+    revt.invert_axis(Axis(1));
+    bind(&mut s, "Yrevt", Array::F32(revt));
+
+    let threads = rayon::current_num_threads();
+    println!(
+        "{} threads, best of {RUNS} runs; 2^24 elements per array",
+        threads
+    );
+    let mut t = Table { filter, worst: 0.0 };
+    for (ty, var) in [("f32", "F"), ("f64", "D")] {
+        for rank in 2..=4 {
+            let x = format!("{var}{rank}");
+            let arr = match s.env.values.get(&x) {
+                Some(Value::Array(a)) => a.clone(),
+                _ => unreachable!(),
+            };
+            let copy = best(|| match &arr {
+                Array::F32(a) => a.as_slice().map(|v| v.to_vec().len()),
+                Array::F64(a) => a.as_slice().map(|v| v.to_vec().len()),
+                _ => None,
+            });
+            let contig = best(compiled(&s, &format!("Neg({x})")));
+            println!("-- {ty} rank {rank}: copy {copy:.2} ms, contiguous Neg {contig:.2} ms");
+            for p in permutations(rank).into_iter().skip(1) {
+                let f = compiled(&s, &format!("Neg(Transpose({x}, {}))", list(&p)));
+                t.row(
+                    &format!("{ty} rank{rank} {}", list(&p)),
+                    || best(f),
+                    contig,
+                    copy,
+                );
+            }
+            if rank == 2 && ty == "f32" {
+                for (name, expr) in [
+                    ("f32 rank2 reversed both", "Neg(Yrev)"),
+                    ("f32 rank2 every other column", "Neg(Yeven)"),
+                    ("f32 rank2 transposed reversed", "Neg(Yrevt)"),
+                ] {
+                    let f = compiled(&s, expr);
+                    t.row(name, || best(f), contig, copy);
+                }
+                // Two operands: against the same op on two contiguous operands.
+                for (name, expr, plain) in [
+                    (
+                        "f32 rank2 add transposed",
+                        "F2 + Transpose(F2, {1,0})",
+                        "F2 + F2",
+                    ),
+                    (
+                        "f32 rank2 fused neg(T + X)",
+                        "Neg(Transpose(F2, {1,0}) + F2)",
+                        "Neg(F2 + F2)",
+                    ),
+                ] {
+                    let base = best(compiled(&s, plain));
+                    let f = compiled(&s, expr);
+                    t.row(name, || best(f), base, copy);
+                }
+            }
+        }
+    }
+    println!("worst ratio to contiguous: {:.2}", t.worst);
+}

@@ -5,9 +5,14 @@
 //! statement: outside brackets, except inside a `comp` body, and not next to a
 //! continuation token), and `parser` (chumsky combinators over the tokens;
 //! statements are the recovery points, so one run reports every independent error).
+//! A program without errors is read by `fast`, plain recursive descent that builds
+//! the same tree; anything it does not accept goes through the grammar.
 //! chumsky stays inside this module: the API speaks `ast` and `Diag` only.
 
 mod error;
+mod fast;
+#[cfg(test)]
+mod fast_tests;
 mod lexer;
 mod parser;
 #[cfg(test)]
@@ -23,7 +28,16 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
     // Braces of plain numbers as single tokens first (fast for pasted weights); if that
     // fails anywhere, the plain tokens again, so every error reads as it always has.
     let lexed = lexer::lex_runs(src);
-    let toks = lexer::layout(lexed.toks);
+    let mut toks = lexer::layout(lexed.toks);
+    // Programs without errors: the fast path reads them (see `fast`). It takes
+    // the texts out of the tokens, so the grammar reads freshly made ones.
+    if lexed.errors.is_empty() && !lexed.open_comment {
+        if let Some(program) = fast::program(&mut toks) {
+            return Ok(program);
+        }
+        drop(toks);
+        toks = lexer::layout(lexer::lex_runs(src).toks);
+    }
     let (found, errors) = parser::run(parser::program(), &toks, src.len());
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
@@ -48,7 +62,14 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
 /// Parses a single expression (the REPL's `:type EXPR`).
 pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
     let lexed = lexer::lex_runs(src);
-    let toks = lexer::layout(lexed.toks);
+    let mut toks = lexer::layout(lexed.toks);
+    if lexed.errors.is_empty() && !lexed.open_comment {
+        if let Some(expr) = fast::lone_expr(&mut toks) {
+            return Ok(expr);
+        }
+        drop(toks);
+        toks = lexer::layout(lexer::lex_runs(src).toks);
+    }
     let (found, errors) = parser::run(parser::lone_expr(), &toks, src.len());
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
