@@ -32,10 +32,27 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `{}` is the empty list of operands here, not an empty array literal.
+    if let Some(e) = cx.take(Some(0), "operands")? {
+        if matches!(&e.kind, crate::ast::ExprKind::Brace(items) if items.is_empty()) {
+            return Err(cx
+                .err(
+                    "C1",
+                    "there must be at least one operand to sort",
+                    e.span.clone(),
+                )
+                .with_label("no operands")
+                .with_help("write Sort(x) or Sort({keys, values}, comparator=...)"));
+        }
+    }
     let list = cx.operand_list(0, "operands", None, &[])?;
     let Some(first) = list.items.first() else {
         return Err(cx
-            .err("C1", "there must be at least one operand to sort", list.span.clone())
+            .err(
+                "C1",
+                "there must be at least one operand to sort",
+                list.span.clone(),
+            )
             .with_label("no operands")
             .with_help("write Sort(x) or Sort({keys, values}, comparator=...)"));
     };
@@ -69,7 +86,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             return Err(cx
                 .err(
                     "C4",
-                    format!("{} is a scalar: it has no dimension to sort along", types[0]),
+                    format!(
+                        "{} is a scalar: it has no dimension to sort along",
+                        types[0]
+                    ),
                     first.span.clone(),
                 )
                 .with_label(format!("{}", types[0])));
@@ -104,18 +124,18 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // is_stable is read and accepted: xlet always sorts stably (spec/ops/sort.md).
     stable_flag(cx)?;
     // C5: the comparator's signature, 2N scalars (Ti, Ti) -> pred[].
-    let how = match cx.has_arg(Some(1), "comparator") {
-        false => How::Native {
+    let how = match cx.take(Some(1), "comparator")? {
+        None => How::Native {
             key: 0,
             order: Order::Natural,
         },
-        true => {
+        Some(e) => {
             let params: Vec<Type> = types
                 .iter()
                 .flat_map(|t| [Type::array(t.elem, vec![]), Type::array(t.elem, vec![])])
                 .collect();
             let pred = Type::array(ElemType::Pred, vec![]);
-            let c = cx.computation(Some(1), "comparator", &params, Some(&pred), "C5")?;
+            let c = cx.computation_of(e, "comparator", &params, Some(&pred), "C5")?;
             let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
             match recognise(&c.value, &elems) {
                 Some((key, order)) => How::Native { key, order },
@@ -268,9 +288,14 @@ impl Kernel for SortKernel {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let arrays: Vec<&Array> = args
             .iter()
-            .map(|v| v.as_array().ok_or_else(|| internal("Sort operand is a tuple")))
+            .map(|v| {
+                v.as_array()
+                    .ok_or_else(|| internal("Sort operand is a tuple"))
+            })
             .collect::<Result<_, _>>()?;
-        let first = arrays.first().ok_or_else(|| internal("Sort without operands"))?;
+        let first = arrays
+            .first()
+            .ok_or_else(|| internal("Sort without operands"))?;
         let dims = first.dims().to_vec();
         let n = *dims
             .get(self.dim)
@@ -280,7 +305,9 @@ impl Kernel for SortKernel {
                 vec![with_array!(first, a => sort_alone(a, self.dim, *order))?]
             }
             How::Native { key, order } => {
-                let k = arrays.get(*key).ok_or_else(|| internal("Sort key operand"))?;
+                let k = arrays
+                    .get(*key)
+                    .ok_or_else(|| internal("Sort key operand"))?;
                 let perm = with_array!(k, a => native_perm(a, self.dim, n, *order))?;
                 arrays
                     .iter()
@@ -326,20 +353,34 @@ impl Kernel for SortKernel {
 }
 
 /// One operand sorted by its own elements: its rows sorted in place.
-fn sort_alone<T: SortElem + Elem>(a: &Nd<T>, dim: usize, order: Order) -> Result<Array, KernelError> {
+fn sort_alone<T: SortElem + Elem>(
+    a: &Nd<T>,
+    dim: usize,
+    order: Order,
+) -> Result<Array, KernelError> {
     let n = a.shape()[dim];
     let mut rows = sort::rows_of(a, dim)?;
     sort::sort_rows(&mut rows, n, order)?;
     Ok(T::wrap(sort::from_rows(rows, a.shape(), dim)?))
 }
 
-fn native_perm<T: SortElem>(a: &Nd<T>, dim: usize, n: usize, order: Order) -> Result<Vec<usize>, KernelError> {
+fn native_perm<T: SortElem>(
+    a: &Nd<T>,
+    dim: usize,
+    n: usize,
+    order: Order,
+) -> Result<Vec<usize>, KernelError> {
     let rows = sort::rows_of(a, dim)?;
     sort::perm_rows(&rows, n, order)
 }
 
 /// An operand reordered by the rows' permutation.
-fn permuted<T: Elem + Send + Sync>(a: &Nd<T>, perm: &[usize], dim: usize, n: usize) -> Result<Array, KernelError> {
+fn permuted<T: Elem + Send + Sync>(
+    a: &Nd<T>,
+    perm: &[usize],
+    dim: usize,
+    n: usize,
+) -> Result<Array, KernelError> {
     let rows = sort::rows_of(a, dim)?;
     let out = sort::gather_rows(&rows, perm, n)?;
     Ok(T::wrap(sort::from_rows(out, a.shape(), dim)?))
