@@ -359,6 +359,13 @@ fn sort_alone<T: SortElem + Elem>(
     order: Order,
 ) -> Result<Array, KernelError> {
     let n = a.shape()[dim];
+    // One row in row-major layout (a 1-D array, say): sorted straight from the operand.
+    if a.len() == n {
+        if let Some(src) = a.as_slice() {
+            let out = sort::sorted_row(src, order)?;
+            return Ok(T::wrap(sort::from_rows(out, a.shape(), dim)?));
+        }
+    }
     let mut rows = sort::rows_of(a, dim)?;
     sort::sort_rows(&mut rows, n, order)?;
     Ok(T::wrap(sort::from_rows(rows, a.shape(), dim)?))

@@ -90,6 +90,29 @@ pub fn sort_row<T: SortElem>(
     Ok(())
 }
 
+/// One row sorted into a new vector: the radix sort's first pass reads `src`
+/// where it is, so a whole array that is one row is never copied first.
+pub fn sorted_row<T: SortElem>(src: &[T], order: Order) -> Result<Vec<T>, KernelError> {
+    let alloc = |n| try_output_vec(n, &"the sorted row");
+    if order.needs_reference(src) {
+        let perm = reference_perm(src, order)?;
+        let mut out = alloc(src.len())?;
+        out.extend(perm.iter().map(|&i| src[i]));
+        return Ok(out);
+    }
+    if interrupted() {
+        return Err(interrupt_error());
+    }
+    // The radix sort's second buffer.
+    admit(std::mem::size_of_val(src), &"the sort's scratch space")?;
+    match order {
+        Order::Natural | Order::Lt => radix::sorted_by_key(src, T::natural_key, alloc),
+        Order::Gt => radix::sorted_by_key(src, |x: T| !x.natural_key(), alloc),
+        Order::TotalLt => radix::sorted_by_key(src, T::total_key, alloc),
+        Order::TotalGt => radix::sorted_by_key(src, |x: T| !x.total_key(), alloc),
+    }
+}
+
 /// The sorted order of one row's positions into `out`.
 pub fn perm_row<T: SortElem>(
     row: &[T],
@@ -127,6 +150,11 @@ pub fn sort_rows<T: SortElem>(data: &mut [T], n: usize, order: Order) -> Result<
     if n == 0 {
         return Ok(());
     }
+    // Each thread's scratch row.
+    admit(
+        n.min(data.len()) * std::mem::size_of::<T>() * rayon::current_num_threads(),
+        &"the sort's scratch space",
+    )?;
     data.par_chunks_mut(n * rows_per_task(n))
         .try_for_each_init(Vec::new, |scratch, chunk| {
             for row in chunk.chunks_mut(n) {

@@ -24,42 +24,86 @@ pub fn sort_by_key<T: Copy, K: RadixKey>(v: &mut [T], scratch: &mut Vec<T>, key:
         v.sort_by_key(|&x| key(x));
         return;
     }
-    // One reading pass counts every digit.
-    let mut hist = vec![[0usize; 256]; K::BYTES];
-    for &x in v.iter() {
-        let k = key(x);
-        for (b, h) in hist.iter_mut().enumerate() {
-            h[k.byte(b)] += 1;
-        }
-    }
-    let passes: Vec<usize> = (0..K::BYTES).filter(|&b| !hist[b].contains(&n)).collect();
-    if passes.is_empty() {
-        return; // every key equal: already in (stable) order
-    }
-    if scratch.len() != n {
-        // Any valid elements will do: every slot is overwritten before it is read.
-        scratch.clear();
-        scratch.extend_from_slice(v);
-    }
+    let hist = histograms(v, &key);
+    let passes = needed_passes(&hist, n);
     let mut in_v = true; // where the current order lives
     for &b in &passes {
-        let mut next = [0usize; 256];
-        let mut sum = 0;
-        for (d, &c) in hist[b].iter().enumerate() {
-            next[d] = sum;
-            sum += c;
-        }
-        let (src, dst): (&[T], &mut [T]) = if in_v {
-            (v, scratch.as_mut_slice())
+        let mut next = starts(&hist[b]);
+        let digit = |x: T| key(x).byte(b);
+        if in_v {
+            scatter_fresh(v, scratch, &mut next, digit);
         } else {
-            (scratch.as_slice(), v)
-        };
-        scatter(src, dst, &mut next, |x| key(x).byte(b));
+            scatter(scratch, v, &mut next, digit);
+        }
         in_v = !in_v;
     }
     if !in_v {
         v.copy_from_slice(scratch);
     }
+}
+
+/// `src` sorted stably by `key`, in a new vector from `alloc`: the first pass
+/// reads `src` itself (no copy of it is made first), and the result is
+/// whichever of the two buffers the last pass wrote.
+pub fn sorted_by_key<T: Copy, K: RadixKey, E>(
+    src: &[T],
+    key: impl Fn(T) -> K,
+    alloc: impl Fn(usize) -> Result<Vec<T>, E>,
+) -> Result<Vec<T>, E> {
+    let n = src.len();
+    let mut a = alloc(n)?;
+    if n < SMALL {
+        a.extend_from_slice(src);
+        a.sort_by_key(|&x| key(x));
+        return Ok(a);
+    }
+    let hist = histograms(src, &key);
+    let passes = needed_passes(&hist, n);
+    let Some((&first, rest)) = passes.split_first() else {
+        a.extend_from_slice(src);
+        return Ok(a);
+    };
+    scatter_fresh(src, &mut a, &mut starts(&hist[first]), |x| {
+        key(x).byte(first)
+    });
+    if rest.is_empty() {
+        return Ok(a);
+    }
+    let mut b = alloc(n)?;
+    for &p in rest {
+        scatter_fresh(&a, &mut b, &mut starts(&hist[p]), |x| key(x).byte(p));
+        std::mem::swap(&mut a, &mut b);
+    }
+    Ok(a)
+}
+
+/// The counts of every digit value, for every digit, in one reading pass.
+fn histograms<T: Copy, K: RadixKey>(v: &[T], key: &impl Fn(T) -> K) -> Vec<[usize; 256]> {
+    let mut hist = vec![[0usize; 256]; K::BYTES];
+    for &x in v {
+        let k = key(x);
+        for (b, h) in hist.iter_mut().enumerate() {
+            h[k.byte(b)] += 1;
+        }
+    }
+    hist
+}
+
+/// The digits that do not hold one value for every element (the others would
+/// leave the order as it is).
+fn needed_passes(hist: &[[usize; 256]], n: usize) -> Vec<usize> {
+    (0..hist.len()).filter(|&b| !hist[b].contains(&n)).collect()
+}
+
+/// Where each digit value's run starts: the prefix sums of the counts.
+fn starts(counts: &[usize; 256]) -> [usize; 256] {
+    let mut next = [0usize; 256];
+    let mut sum = 0;
+    for (d, &c) in counts.iter().enumerate() {
+        next[d] = sum;
+        sum += c;
+    }
+    next
 }
 
 /// One counting-sort pass: element `x` goes to `dst[next[digit(x)]]`, in order.
@@ -73,6 +117,31 @@ fn scatter<T: Copy>(src: &[T], dst: &mut [T], next: &mut [usize; 256], digit: im
         dst[next[d]] = x;
         next[d] += 1;
     }
+}
+
+/// `scatter` into `dst`'s spare capacity, without initialising it first; `dst`
+/// then holds exactly `src.len()` elements.
+#[inline(always)]
+fn scatter_fresh<T: Copy>(
+    src: &[T],
+    dst: &mut Vec<T>,
+    next: &mut [usize; 256],
+    digit: impl Fn(T) -> usize,
+) {
+    let n = src.len();
+    dst.clear();
+    dst.reserve_exact(n);
+    let spare = &mut dst.spare_capacity_mut()[..n];
+    for &x in src {
+        let d = digit(x);
+        spare[next[d]].write(x);
+        next[d] += 1;
+    }
+    // SAFETY: `next` started at the prefix sums of the counts of each digit
+    // value in `src`, so the run of value `d` is `[start_d, start_d + count_d)`,
+    // the runs partition `0..n`, and the loop wrote each slot of each run once:
+    // all `n` slots are initialised.
+    unsafe { dst.set_len(n) };
 }
 
 #[cfg(test)]
@@ -101,6 +170,24 @@ mod tests {
             let mut slow = items;
             slow.sort_by_key(|x| x.0);
             assert_eq!(fast, slow, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn sorting_into_a_new_vector_matches_sorting_in_place() {
+        let mut seed = 3;
+        for &n in &[0usize, 10, 300, 5000] {
+            for spread in [1u64, 200, 1 << 30] {
+                let items: Vec<(u32, u32)> = (0..n as u32)
+                    .map(|i| ((lcg(&mut seed) % spread) as u32, i))
+                    .collect();
+                let fresh =
+                    sorted_by_key::<_, _, ()>(&items, |x| x.0, |n| Ok(Vec::with_capacity(n)))
+                        .unwrap();
+                let mut in_place = items.clone();
+                sort_by_key(&mut in_place, &mut vec![], |x| x.0);
+                assert_eq!(fresh, in_place, "n = {n}, spread {spread}");
+            }
         }
     }
 
