@@ -7,6 +7,14 @@
 //! `numpy.random.uniform(-1, 1, 10**6).astype(float32)` would be.
 //!
 //! Run: `cargo bench -p xlet-bench --bench sort` (not run in CI).
+//!
+//! Measured 2026-11-23 on the 2-core AMD EPYC dev machine under heavy load
+//! (load average 7.7 from other builds; absolute times are inflated, compare
+//! ratios), numpy and jax.jit timed right after in the same sitting:
+//! Sort f32[1000000]: xlet 31 ms, numpy.sort 58 ms, jax.jit(jnp.sort) 484 ms
+//! (xlet/numpy 0.54, xlet/jit 0.064); with a TOTALORDER `Lt` comparator 24 ms;
+//! keys + s32 values 65 ms; f32[1000x1000] along dimension 0 18.5 ms; the
+//! generic path (a comparator comp called per comparison) on f32[10000] 230 ms.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};
