@@ -18,6 +18,7 @@ pub mod iota;
 pub mod map;
 pub mod reshape;
 pub mod select;
+pub mod sort;
 pub mod transpose;
 pub mod tuple;
 pub mod unary;

@@ -49,6 +49,7 @@ const MODULES: &[&[OpDef]] = &[
     super::map::OPS,
     super::while_loop::OPS,
     super::conditional::OPS,
+    super::sort::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -117,7 +118,6 @@ pub const NOT_YET: &[&str] = &[
     "Send",
     "SetDimensionSize",
     "Slice",
-    "Sort",
     "TopK",
     "TriangularSolve",
 ];
