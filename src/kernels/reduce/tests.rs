@@ -382,3 +382,38 @@ fn select_and_scatter_parallel_matches_serial() {
     scatter::run_parallel(&g, &x, &src, &mut out, &ge, &add).unwrap();
     assert_eq!(out, [0.0, 0.0, 0.0, 0.0, 5.0, 14.0, 7.0, 0.0]);
 }
+
+/// Rough timings of the native kernels (run by hand: `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn timing() {
+    let t = |name: &str, f: &mut dyn FnMut()| {
+        f();
+        let start = std::time::Instant::now();
+        for _ in 0..10 {
+            f();
+        }
+        println!("{name}: {:.3} ms", start.elapsed().as_secs_f64() * 100.0);
+    };
+    let x = nd(&[4096, 4096], 1);
+    t("add dim 1", &mut || {
+        std::hint::black_box(reduce_with(&x, &[1], 0.0, add).unwrap());
+    });
+    t("add dim 0", &mut || {
+        std::hint::black_box(reduce_with(&x, &[0], 0.0, add).unwrap());
+    });
+    let g = geom(&[8, 64, 112, 112], &[1, 1, 2, 2], &[1, 1, 2, 2], &[1; 4], &[1; 4], &[(0, 0); 4]);
+    let xw = data(8 * 64 * 112 * 112, 2);
+    let mut out = vec![0.0f32; 8 * 64 * 56 * 56];
+    let max = |a: f32, b: f32| crate::kernels::math::fmax(a, b);
+    t("window max 2x2", &mut || {
+        window::reduce_window(&g, &xw, f32::NEG_INFINITY, &max, &mut out).unwrap();
+    });
+    let src = data(8 * 64 * 56 * 56, 3);
+    let mut o2 = vec![0.0f32; xw.len()];
+    let ge = |a: f32, b: f32| a >= b;
+    t("select and scatter", &mut || {
+        o2.iter_mut().for_each(|v| *v = 0.0);
+        scatter::run_parallel(&g, &xw, &src, &mut o2, &ge, &add).unwrap();
+    });
+}
