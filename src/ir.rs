@@ -90,6 +90,18 @@ pub struct Comp {
     pub depth: usize,
 }
 
+impl Comp {
+    /// `(a: f32[], b: f32[]) -> f32[]`.
+    pub fn signature(&self) -> String {
+        let ps: Vec<String> = self
+            .params
+            .iter()
+            .map(|(n, t)| format!("{n}: {t}"))
+            .collect();
+        format!("({}) -> {}", ps.join(", "), self.ret)
+    }
+}
+
 /// What a kernel may ask of the evaluator.
 pub trait EvalCx {
     /// Runs a computation on argument values.

@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod comp;
 pub mod diag;
 pub mod english;
 pub mod eval;

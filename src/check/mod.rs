@@ -5,6 +5,7 @@
 
 pub mod broadcast;
 pub mod call;
+pub mod comp_arg;
 pub mod literal;
 
 use crate::ast::{self, Expr, ExprKind, Span, TypeExpr, TypeExprKind, UnOp};
@@ -646,25 +647,7 @@ impl<'s> Checker<'s> {
             )
             .with_secondary(comp.span.clone(), "defined here"));
         }
-        // Evaluating the call recurses through the callee's body (and its callees'):
-        // the nesting here plus the callee's own depth is bounded like expression
-        // nesting, so a long chain of comps calling each other cannot overflow the
-        // stack (spec/language.md §8.4).
-        let reach = self.depth.saturating_add(comp.depth);
-        if reach > MAX_DEPTH {
-            return Err(Diag::check(
-                "size",
-                format!(
-                    "calling `{}` here nests evaluation {reach} levels deep (expressions inside the computations it calls, counted through every call), more than {MAX_DEPTH}",
-                    comp.name
-                ),
-                span,
-            )
-            .with_label("calls nest too deeply")
-            .with_secondary(comp.span.clone(), "defined here")
-            .with_help("shorten the chain of computations calling each other"));
-        }
-        self.reach = self.reach.max(reach);
+        self.reach_through(comp, &span)?;
         let mut checked = vec![];
         for (a, (pname, pty)) in args.iter().zip(&comp.params) {
             let c = self.check_as(a.expr, pty)?;
@@ -690,6 +673,29 @@ impl<'s> Checker<'s> {
             },
             span,
         })
+    }
+
+    /// Evaluating a call of `comp` here (directly or by an op) recurses through its
+    /// body and its callees': the nesting here plus the comp's own depth is
+    /// bounded like expression nesting, so a long chain of comps calling each
+    /// other cannot overflow the stack (spec/language.md §8.4).
+    fn reach_through(&mut self, comp: &Comp, span: &Span) -> Result<(), Diag> {
+        let reach = self.depth.saturating_add(comp.depth);
+        if reach > MAX_DEPTH {
+            return Err(Diag::check(
+                "size",
+                format!(
+                    "calling `{}` here nests evaluation {reach} levels deep (expressions inside the computations it calls, counted through every call), more than {MAX_DEPTH}",
+                    comp.name
+                ),
+                span.clone(),
+            )
+            .with_label("calls nest too deeply")
+            .with_secondary(comp.span.clone(), "defined here")
+            .with_help("shorten the chain of computations calling each other"));
+        }
+        self.reach = self.reach.max(reach);
+        Ok(())
     }
 
     fn is_bound(&self, name: &str) -> bool {

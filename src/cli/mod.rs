@@ -46,6 +46,10 @@ pub struct Options {
     /// A file of values for Infeed, in order (repeatable).
     #[arg(long, global = true, hide = true)]
     pub infeed: Vec<PathBuf>,
+    /// Stop any While loop after this many iterations with a `steps` error
+    /// (default: no limit; Ctrl-C always stops a loop).
+    #[arg(long, global = true)]
+    pub max_steps: Option<u64>,
     /// Never color diagnostics.
     #[arg(long, global = true)]
     pub no_color: bool,
@@ -77,6 +81,9 @@ pub fn main() -> i32 {
     };
     if let Some(b) = cli.opts.max_memory {
         xlet::kernels::alloc::set_budget(b);
+    }
+    if let Some(n) = cli.opts.max_steps {
+        xlet::eval::MAX_STEPS.store(n, std::sync::atomic::Ordering::Relaxed);
     }
     match cli.command {
         Some(Command::Run { file, profile }) => run::run_file(file.as_deref(), &cli.opts, profile),

@@ -16,11 +16,14 @@ use crate::kernels::alloc;
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Set by the Ctrl-C handler; checked between ops.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The most iterations one While may run (`--max-steps`; unlimited by default).
+pub static MAX_STEPS: AtomicU64 = AtomicU64::new(u64::MAX);
 
 /// The values of top-level bindings and the runtime side of each `comp`.
 #[derive(Clone, Debug, Default)]
@@ -122,6 +125,18 @@ pub fn eval_top(e: &ir::Expr, env: &Env) -> Result<Value, Diag> {
         calls: 0,
     };
     frame.eval(e)
+}
+
+/// Calls `comp` on `args` outside any op: the generic path that tests hold the
+/// fast paths of comp-taking ops against.
+pub fn call_comp(comp: &Comp, args: &[Value], env: &Env) -> Result<Value, KernelError> {
+    let frame = Frame {
+        env,
+        globals: &env.values,
+        locals: vec![],
+        calls: 0,
+    };
+    frame.call_comp(comp, args)
 }
 
 /// One activation: the globals it reads and its local slots.

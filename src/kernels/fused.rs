@@ -62,6 +62,7 @@ pub trait ChunkElem: Elem {
     fn chunk_mut(c: &mut Chunk) -> Option<&mut Vec<Self>>;
     fn slice<'a>(s: &Slice<'a>) -> Option<&'a [Self]>;
     fn wrap_slice(s: &[Self]) -> Slice<'_>;
+    fn wrap_chunk(v: Vec<Self>) -> Chunk;
 }
 
 macro_rules! chunk_elem {
@@ -78,6 +79,7 @@ macro_rules! chunk_elem {
                 match s { Slice::$v(v) => Some(v), _ => None }
             }
             fn wrap_slice(s: &[Self]) -> Slice<'_> { Slice::$v(s) }
+            fn wrap_chunk(v: Vec<Self>) -> Chunk { Chunk::$v(v) }
         }
     )*};
 }
@@ -85,6 +87,50 @@ chunk_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8
     u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
 
 impl Chunk {
+    /// An empty buffer with room for `n` elements of `elem`, admitted under the
+    /// memory budget first (`what` names the value for the error).
+    pub fn try_with_capacity(
+        elem: ElemType,
+        n: usize,
+        what: &dyn std::fmt::Display,
+    ) -> Result<Chunk, KernelError> {
+        crate::with_elem_type!(elem, T => Ok(T::wrap_chunk(crate::kernels::alloc::try_output_vec::<T>(n, what)?)))
+    }
+
+    /// The start of the buffer's allocation, for filling it from several threads.
+    pub fn base_ptr(&mut self) -> *mut u8 {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Chunk::$v(x) => x.as_mut_ptr() as *mut u8,)* } };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
+    /// Declares the first `n` elements written.
+    ///
+    /// # Safety
+    /// `n` is at most the capacity and every one of the `n` elements was written.
+    pub unsafe fn set_len(&mut self, n: usize) {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Chunk::$v(x) => unsafe { x.set_len(n) },)* } };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
+    /// The buffer as an array of shape `dims` (its length must be their product).
+    pub fn into_array(self, dims: &[usize]) -> Result<Array, KernelError> {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Chunk::$v(x) => ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(dims), x).map(Array::from_nd),)* } };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+        .map_err(|_| mismatch())
+    }
+
     pub fn as_slice(&self) -> Slice<'_> {
         macro_rules! arms {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => Slice::$v(x),)* } };
@@ -92,6 +138,31 @@ impl Chunk {
         arms!(
             Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
         )
+    }
+}
+
+impl Slice<'_> {
+    /// The elements' address and their size in bytes (for type-agnostic copies).
+    pub fn bytes(&self) -> (*const u8, usize) {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Slice::$v(x) => (x.as_ptr() as *const u8, std::mem::size_of_val(*x)),)* } };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        macro_rules! arms {
+            ($($v:ident),*) => { match self { $(Slice::$v(x) => x.len(),)* } };
+        }
+        arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        )
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 

@@ -45,6 +45,10 @@ const MODULES: &[&[OpDef]] = &[
     super::select::OPS,
     super::transpose::OPS,
     super::tuple::OPS,
+    super::call::OPS,
+    super::map::OPS,
+    super::while_loop::OPS,
+    super::conditional::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -74,13 +78,11 @@ pub const NOT_YET: &[&str] = &[
     "BatchNormInference",
     "BatchNormTraining",
     "BitcastConvertType",
-    "Call",
     "Cholesky",
     "CollectivePermute",
     "Complex",
     "CompositeCall",
     "Concatenate",
-    "Conditional",
     "Conv",
     "ConvGeneralDilated",
     "ConvWithGeneralPadding",
@@ -96,7 +98,6 @@ pub const NOT_YET: &[&str] = &[
     "GetDimensionSize",
     "Imag",
     "Infeed",
-    "Map",
     "OptimizationBarrier",
     "Outfeed",
     "Pad",
@@ -119,7 +120,6 @@ pub const NOT_YET: &[&str] = &[
     "Sort",
     "TopK",
     "TriangularSolve",
-    "While",
 ];
 
 /// The XLA spelling of `name` if it is an XLA operation xlet does not have yet.

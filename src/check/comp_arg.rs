@@ -1,0 +1,331 @@
+//! Arguments that ops taking computations need (spec/computations.md): a
+//! computation passed by name, either a user `comp` or a prelude comp
+//! synthesised at the scalar types the op asks for; and brace lists of
+//! operands (`Map({a, b}, f)`, `Reduce({x, y}, {0, 0}, f, {1})`).
+
+use super::call::{Attr, CallCtx, Operand};
+use super::literal::is_weak;
+use super::{Checker, Local, POISONED};
+use crate::ast::{Expr, ExprKind, NumLit, Span, UnOp};
+use crate::diag::Diag;
+use crate::ir::Comp;
+use crate::ops::registry;
+use crate::types::{ElemType, Type};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+/// The prelude: computations every program has, at every element type their op
+/// accepts, typed by the op they are passed to.
+pub const PRELUDE: &[(&str, &str)] = &[
+    ("add", "Add"),
+    ("mul", "Mul"),
+    ("max", "Max"),
+    ("min", "Min"),
+    ("and", "And"),
+    ("or", "Or"),
+];
+
+fn prelude_op(name: &str) -> Option<&'static str> {
+    PRELUDE.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
+}
+
+/// A list of operands as the op received it.
+pub struct OperandList {
+    pub items: Vec<Operand>,
+    /// Written as `{a, b}` (a one-item brace too), rather than as one expression.
+    pub braced: bool,
+    pub span: Span,
+}
+
+/// `(f32[], f32[]) -> f32[]`: the types an op needs of a computation.
+pub fn wanted_signature(params: &[Type], ret: Option<&Type>) -> String {
+    let ps: Vec<String> = params.iter().map(|t| t.to_string()).collect();
+    match ret {
+        Some(r) => format!("({}) -> {r}", ps.join(", ")),
+        None => format!("({})", ps.join(", ")),
+    }
+}
+
+impl<'a> CallCtx<'_, '_, 'a> {
+    /// A computation argument (see the module comment), whose parameters must have
+    /// the types `params` and, when `ret` is given, its result that type. Errors
+    /// carry constraint `c` of the op and show both signatures.
+    pub fn computation(
+        &mut self,
+        pos: Option<usize>,
+        name: &str,
+        params: &[Type],
+        ret: Option<&Type>,
+        c: &str,
+    ) -> Result<Attr<Arc<Comp>>, Diag> {
+        let e = self.require(pos, name)?;
+        self.computation_of(e, name, params, ret, c)
+    }
+
+    /// Like `computation`, for an expression the rule took itself (an item of a
+    /// list of computations).
+    pub fn computation_of(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        params: &[Type],
+        ret: Option<&Type>,
+        c: &str,
+    ) -> Result<Attr<Arc<Comp>>, Diag> {
+        let want = wanted_signature(params, ret);
+        let cname = match &e.kind {
+            ExprKind::Var(v) => v.clone(),
+            _ => {
+                return Err(self
+                    .err(
+                        c,
+                        format!("`{name}` must be a computation {want}"),
+                        e.span.clone(),
+                    )
+                    .with_label("not a computation")
+                    .with_help(
+                        "pass a `comp` by name, or one of the prelude's add mul max min and or",
+                    ));
+            }
+        };
+        let span = e.span.clone();
+        let comp = if let Some(comp) = self.ck.env.comps.get(&cname).cloned() {
+            comp
+        } else if let Some(op) = prelude_op(&cname) {
+            Arc::new(self.prelude(&cname, op, params, &span, c)?)
+        } else if self.ck.poisoned.contains(&cname) {
+            return Err(Diag::check(
+                POISONED,
+                format!("`{cname}` failed to check"),
+                span,
+            ));
+        } else {
+            return Err(self.unknown_comp(&cname, name, &want, span, c));
+        };
+        self.check_signature(&comp, params, ret, &span, c)?;
+        self.ck.reach_through(&comp, &span)?;
+        Ok(Attr { value: comp, span })
+    }
+
+    fn unknown_comp(&self, cname: &str, name: &str, want: &str, span: Span, c: &str) -> Diag {
+        let mut names: Vec<&str> = self.ck.env.comps.keys().map(String::as_str).collect();
+        names.extend(PRELUDE.iter().map(|(n, _)| *n));
+        let what = if self.ck.is_bound(cname) {
+            format!(
+                "`{cname}` is a value, not a computation; `{name}` must be a computation {want}"
+            )
+        } else {
+            format!("unknown computation `{cname}`; `{name}` must be a computation {want}")
+        };
+        let mut d = self.err(c, what, span).with_label("not a comp");
+        d = match registry::nearest(cname, &names) {
+            Some(n) => d.with_help(format!("did you mean `{n}`?")),
+            None => d.with_help(
+                "define one with `comp NAME(a: T, b: T) -> T { ... }`, or use the prelude's add mul max min and or",
+            ),
+        };
+        d
+    }
+
+    fn check_signature(
+        &self,
+        comp: &Comp,
+        params: &[Type],
+        ret: Option<&Type>,
+        span: &Span,
+        c: &str,
+    ) -> Result<(), Diag> {
+        let got: Vec<&Type> = comp.params.iter().map(|(_, t)| t).collect();
+        let params_ok = got.len() == params.len() && got.iter().zip(params).all(|(a, b)| *a == b);
+        let ret_ok = ret.is_none_or(|r| &comp.ret == r);
+        if params_ok && ret_ok {
+            return Ok(());
+        }
+        let want = wanted_signature(params, ret);
+        let why = if got.len() != params.len() {
+            format!(
+                "takes {}, {} needs {} here",
+                crate::english::count(got.len(), "parameter"),
+                self.name(),
+                params.len()
+            )
+        } else if !params_ok {
+            "has parameters of other types".to_string()
+        } else {
+            "returns another type".to_string()
+        };
+        Err(self
+            .err(
+                c,
+                format!(
+                    "computation `{}` {why}: it is {}, {} needs {want}",
+                    comp.name,
+                    comp.signature(),
+                    self.name()
+                ),
+                span.clone(),
+            )
+            .with_label(format!("{} {}", comp.name, comp.signature()))
+            .with_secondary(comp.span.clone(), "defined here")
+            .with_help(format!("the computation must be {want}")))
+    }
+
+    /// A prelude comp `name` (the op `op` on two parameters) at `params`.
+    fn prelude(
+        &mut self,
+        name: &str,
+        op: &'static str,
+        params: &[Type],
+        span: &Span,
+        c: &str,
+    ) -> Result<Comp, Diag> {
+        let ok = match params {
+            [a, b] => a == b && a.as_array().is_some_and(|t| t.dims.is_empty()),
+            _ => false,
+        };
+        if !ok {
+            return Err(self
+                .err(
+                    c,
+                    format!(
+                        "the prelude's `{name}` takes two scalars of one type, but {} needs a computation {}",
+                        self.name(),
+                        wanted_signature(params, None)
+                    ),
+                    span.clone(),
+                )
+                .with_label(format!("`{name}` does not fit here"))
+                .with_help("write a `comp` with the parameters the op needs"));
+        }
+        let op_def = registry::lookup(op).ok_or_else(|| {
+            Diag::check("internal", format!("internal: no op {op}"), span.clone())
+        })?;
+        self.ck
+            .synthesize_binary(name, op_def, &params[0], span)
+            .map_err(|d| {
+                d.with_note(format!(
+                    "in the prelude computation `{name}` at {}, passed to {}",
+                    params[0],
+                    self.name()
+                ))
+            })
+    }
+
+    /// Operands written as a brace list `{a, b}` or as one expression (a list of
+    /// one). A brace of plain numbers is one literal array unless `count` says
+    /// how many operands the list holds (init values: `{0, 0}`). `hints[i]`
+    /// types untyped literal item `i`.
+    pub fn operand_list(
+        &mut self,
+        pos: usize,
+        name: &str,
+        count: Option<usize>,
+        hints: &[Option<ElemType>],
+    ) -> Result<OperandList, Diag> {
+        let e = self.require(Some(pos), name)?;
+        let hint = |i: usize| hints.get(i).copied().flatten();
+        let owned: Vec<Expr>;
+        let items: Option<&[Expr]> = match &e.kind {
+            ExprKind::Brace(items) if count.is_some() || !is_weak(e) => Some(items),
+            ExprKind::Numbers(run) if count.is_some() => {
+                owned = run
+                    .iter()
+                    .map(|n| {
+                        let num = Expr {
+                            kind: ExprKind::Number(NumLit {
+                                text: n.text.to_string(),
+                                is_integer: n.is_integer,
+                            }),
+                            span: n.span(),
+                        };
+                        if n.negative {
+                            Expr {
+                                kind: ExprKind::Unary {
+                                    op: UnOp::Neg,
+                                    operand: Box::new(num),
+                                },
+                                span: n.span(),
+                            }
+                        } else {
+                            num
+                        }
+                    })
+                    .collect();
+                Some(&owned)
+            }
+            _ => None,
+        };
+        let span = e.span.clone();
+        let Some(items) = items else {
+            let op = self.push_operand(e, hint(0))?;
+            return Ok(OperandList {
+                items: vec![op],
+                braced: false,
+                span,
+            });
+        };
+        let mut out = vec![];
+        for (i, item) in items.iter().enumerate() {
+            out.push(self.push_operand(item, hint(i))?);
+        }
+        Ok(OperandList {
+            items: out,
+            braced: true,
+            span,
+        })
+    }
+}
+
+impl Checker<'_> {
+    /// A comp `name(a: T, b: T) { op(a, b) }` checked as if written by the user
+    /// at `span` (the prelude's comps; each use makes its own).
+    pub(super) fn synthesize_binary(
+        &mut self,
+        name: &str,
+        op: &'static registry::OpDef,
+        t: &Type,
+        span: &Span,
+    ) -> Result<Comp, Diag> {
+        let var = |n: &str| Expr {
+            kind: ExprKind::Var(n.to_string()),
+            span: span.clone(),
+        };
+        let (a, b) = (var("a"), var("b"));
+        let mut names = HashMap::new();
+        names.insert("a".to_string(), (0, t.clone()));
+        names.insert("b".to_string(), (1, t.clone()));
+        // The comp has its own scope, like a `comp` statement: the enclosing one (if
+        // the op is inside a comp body) is put back afterwards.
+        let outer = self.local.replace(Local { names, next: 2 });
+        let outer_depth = std::mem::replace(&mut self.depth, 0);
+        let outer_reach = std::mem::replace(&mut self.reach, 0);
+        let args = vec![
+            super::call::ArgRef {
+                name: None,
+                expr: &a,
+            },
+            super::call::ArgRef {
+                name: None,
+                expr: &b,
+            },
+        ];
+        let result = self.call_op(op, span.clone(), span.clone(), args);
+        let reach = self.reach;
+        self.local = outer;
+        self.depth = outer_depth;
+        self.reach = outer_reach;
+        let result = result?;
+        Ok(Comp {
+            id: super::NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
+            name: name.to_string(),
+            params: vec![("a".into(), t.clone()), ("b".into(), t.clone())],
+            ret: result.ty.clone(),
+            body: vec![],
+            result,
+            slots: 2,
+            span: span.clone(),
+            depth: reach,
+        })
+    }
+}
