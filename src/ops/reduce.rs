@@ -41,7 +41,11 @@ pub fn operands_and_inits(cx: &mut CallCtx) -> Result<Vec<ArrayType>, Diag> {
     }
     if types.is_empty() {
         return Err(cx
-            .err("C2", "there must be at least one operand", list.span.clone())
+            .err(
+                "C2",
+                "there must be at least one operand",
+                list.span.clone(),
+            )
             .with_label("no operands"));
     }
     for (o, t) in list.items.iter().zip(&types).skip(1) {
@@ -71,8 +75,14 @@ pub fn operands_and_inits(cx: &mut CallCtx) -> Result<Vec<ArrayType>, Diag> {
                 ),
                 inits.span.clone(),
             )
-            .with_label(format!("expected {n} init value{}", if n == 1 { "" } else { "s" }))
-            .with_secondary(list.span.clone(), format!("{n} operand{}", if n == 1 { "" } else { "s" })));
+            .with_label(format!(
+                "expected {n} init value{}",
+                if n == 1 { "" } else { "s" }
+            ))
+            .with_secondary(
+                list.span.clone(),
+                format!("{n} operand{}", if n == 1 { "" } else { "s" }),
+            ));
     }
     for (i, (init, t)) in inits.items.iter().zip(&types).enumerate() {
         let ok = init
@@ -98,11 +108,7 @@ pub fn operands_and_inits(cx: &mut CallCtx) -> Result<Vec<ArrayType>, Diag> {
 
 /// The computation of a reduction of operands of element types `elems`:
 /// `(T0.., T0..) -> T0` or the tuple; constraint `c`.
-pub fn reduction_comp(
-    cx: &mut CallCtx,
-    elems: &[ElemType],
-    c: &str,
-) -> Result<Arc<Comp>, Diag> {
+pub fn reduction_comp(cx: &mut CallCtx, elems: &[ElemType], c: &str) -> Result<Arc<Comp>, Diag> {
     let scalars: Vec<Type> = elems.iter().map(|&e| Type::scalar(e)).collect();
     let params: Vec<Type> = scalars.iter().chain(&scalars).cloned().collect();
     let ret = if scalars.len() == 1 {
@@ -167,7 +173,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         }
         if dims.contains(&(v as usize)) {
             return Err(cx
-                .err("C6", format!("dimension {v} is listed twice"), d.span.clone())
+                .err(
+                    "C6",
+                    format!("dimension {v} is listed twice"),
+                    d.span.clone(),
+                )
                 .with_label("repeated dimension"));
         }
         dims.push(v as usize);

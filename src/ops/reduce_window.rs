@@ -9,7 +9,9 @@
 //! kernels/reduce/order.rs.
 
 use super::common::{contiguous, internal};
-use super::reduce::{Path, arrays, choose_path, collate, operands_and_inits, reduction_comp, scalar_of};
+use super::reduce::{
+    Path, arrays, choose_path, collate, operands_and_inits, reduction_comp, scalar_of,
+};
 use super::registry::{Checked, OpDef};
 use crate::ast::ExprKind;
 use crate::check::call::CallCtx;
@@ -154,20 +156,29 @@ fn padding(cx: &mut CallCtx, pos: usize, rank: usize, c: &str) -> Result<Padding
                 text,
                 is_integer: true,
                 negative,
-            } => text.parse::<i64>().ok().map(|v| if negative { -v } else { v }),
+            } => text
+                .parse::<i64>()
+                .ok()
+                .map(|v| if negative { -v } else { v }),
             _ => None,
         };
         match v {
             Some(v) if v >= 0 => vals.push(v as usize),
             Some(v) => {
                 return Err(cx
-                    .err(c, format!("padding counts must be at least 0, found {v}"), span)
+                    .err(
+                        c,
+                        format!("padding counts must be at least 0, found {v}"),
+                        span,
+                    )
                     .with_label("negative padding"));
             }
             None => return Err(attr_error(cx, "padding", wanted, e.span.clone())),
         }
     }
-    Ok(Padding::Pairs(vals.chunks(2).map(|p| (p[0], p[1])).collect()))
+    Ok(Padding::Pairs(
+        vals.chunks(2).map(|p| (p[0], p[1])).collect(),
+    ))
 }
 
 /// Reads the window attributes of an operand of `dims` and works out the geometry.
@@ -178,8 +189,22 @@ pub fn window_geometry(
     l: &Labels,
 ) -> Result<Geometry, Diag> {
     let rank = dims.len();
-    let window = per_dim(cx, Some(at.window), "window_dimensions", rank, (l.window_len, l.window_pos), true)?;
-    let strides = per_dim(cx, Some(at.strides), "window_strides", rank, (l.strides_len, l.strides_pos), false)?;
+    let window = per_dim(
+        cx,
+        Some(at.window),
+        "window_dimensions",
+        rank,
+        (l.window_len, l.window_pos),
+        true,
+    )?;
+    let strides = per_dim(
+        cx,
+        Some(at.strides),
+        "window_strides",
+        rank,
+        (l.strides_len, l.strides_pos),
+        false,
+    )?;
     let pad = padding(cx, at.padding, rank, l.padding)?;
     let (base_dilations, window_dilations) = match l.dilations {
         Some([b, w]) => (
@@ -193,8 +218,14 @@ pub fn window_geometry(
         Padding::Pairs(p) => p,
         Padding::Same => (0..rank)
             .map(|d| {
-                same_padding(dims[d], window[d], strides[d], base_dilations[d], window_dilations[d])
-                    .ok_or_else(|| cx.err("size", "the window is too large", cx.span.clone()))
+                same_padding(
+                    dims[d],
+                    window[d],
+                    strides[d],
+                    base_dilations[d],
+                    window_dilations[d],
+                )
+                .ok_or_else(|| cx.err("size", "the window is too large", cx.span.clone()))
             })
             .collect::<Result<_, _>>()?,
     };
@@ -208,7 +239,11 @@ pub fn window_geometry(
     };
     if g.out_dims().is_none() || g.positions_checked().is_none() {
         return Err(cx
-            .err("size", "the window's sizes overflow 64-bit arithmetic", cx.span.clone())
+            .err(
+                "size",
+                "the window's sizes overflow 64-bit arithmetic",
+                cx.span.clone(),
+            )
             .with_label("too large"));
     }
     Ok(g)
@@ -286,13 +321,23 @@ fn monoid_window<T: NativeMonoid>(
 ) -> Result<Array, KernelError> {
     let init = scalar_of::<T>(init)?;
     let x = contiguous(x.clone())?;
-    let xs = x.as_slice().ok_or_else(|| internal("window operand layout"))?;
+    let xs = x
+        .as_slice()
+        .ok_or_else(|| internal("window operand layout"))?;
     let m: usize = out_dims.iter().product();
     let mut out: Vec<T> = alloc::output_vec(m);
     out.resize(m, init);
     let g1 = g.at_least_rank1();
-    T::with_op(op, NativeWindow { g: &g1, x: xs, init, out: &mut out })
-        .ok_or_else(|| internal("no native kernel for this monoid"))??;
+    T::with_op(
+        op,
+        NativeWindow {
+            g: &g1,
+            x: xs,
+            init,
+            out: &mut out,
+        },
+    )
+    .ok_or_else(|| internal("no native kernel for this monoid"))??;
     Nd::from_shape_vec(IxDyn(out_dims), out)
         .map(T::wrap)
         .map_err(|_| internal("window output size"))
@@ -300,10 +345,18 @@ fn monoid_window<T: NativeMonoid>(
 
 /// Window position `k` of every output, as an array of the output's shape
 /// (the init value where the position is padding).
-fn gather_nd<T: Elem + Copy + Sync>(g: &Geometry, x: &Nd<T>, init: &Array, k: usize, out_dims: &[usize]) -> Result<Array, KernelError> {
+fn gather_nd<T: Elem + Copy + Sync>(
+    g: &Geometry,
+    x: &Nd<T>,
+    init: &Array,
+    k: usize,
+    out_dims: &[usize],
+) -> Result<Array, KernelError> {
     let init = scalar_of::<T>(init)?;
     let x = contiguous(x.clone())?;
-    let xs = x.as_slice().ok_or_else(|| internal("window operand layout"))?;
+    let xs = x
+        .as_slice()
+        .ok_or_else(|| internal("window operand layout"))?;
     let g1 = g.at_least_rank1();
     let od = g1.out_dims().ok_or_else(|| internal("window size"))?;
     let m: usize = od.iter().product();
@@ -318,7 +371,13 @@ fn gather_nd<T: Elem + Copy + Sync>(g: &Geometry, x: &Nd<T>, init: &Array, k: us
             outer[d] = q % outer_dims[d];
             q /= outer_dims[d];
         }
-        WindowRows { g: &g1, x: xs, init, outer: &outer }.load(k, 0, row);
+        WindowRows {
+            g: &g1,
+            x: xs,
+            init,
+            outer: &outer,
+        }
+        .load(k, 0, row);
     }
     Nd::from_shape_vec(IxDyn(out_dims), out)
         .map(T::wrap)
@@ -336,7 +395,9 @@ impl Kernel for ReduceWindowKernel {
         let n = self.g.positions();
         let m: usize = self.out_dims.iter().product();
         let outs: Vec<Array> = match &self.path {
-            Path::Monoid(op) => vec![with_array!(&xs[0], a => monoid_window(&self.g, a, &inits[0], *op, &self.out_dims))?],
+            Path::Monoid(op) => vec![
+                with_array!(&xs[0], a => monoid_window(&self.g, a, &inits[0], *op, &self.out_dims))?,
+            ],
             Path::Vectorized(v) => {
                 if m == 0 {
                     return Ok(collate(empty_outputs(&self.elems, &self.out_dims)?));

@@ -49,6 +49,9 @@ const MODULES: &[&[OpDef]] = &[
     super::map::OPS,
     super::while_loop::OPS,
     super::conditional::OPS,
+    super::reduce::OPS,
+    super::reduce_window::OPS,
+    super::select_and_scatter::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -103,17 +106,14 @@ pub const NOT_YET: &[&str] = &[
     "Pad",
     "Real",
     "Recv",
-    "Reduce",
     "ReducePrecision",
     "ReduceScatter",
-    "ReduceWindow",
     "ReplicaId",
     "Rev",
     "RngBitGenerator",
     "RngNormal",
     "RngUniform",
     "Scatter",
-    "SelectAndScatter",
     "Send",
     "SetDimensionSize",
     "Slice",

@@ -62,7 +62,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         return Err(cx
             .err(
                 "C2",
-                format!("source must have the operand's element type {}, found {}", t.elem, st),
+                format!(
+                    "source must have the operand's element type {}, found {}",
+                    t.elem, st
+                ),
                 s.span.clone(),
             )
             .with_label(format!("{st}"))
@@ -86,10 +89,22 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let scalar = Type::scalar(t.elem);
     let pred = Type::scalar(ElemType::Pred);
     let select = cx
-        .computation(Some(1), "select", &[scalar.clone(), scalar.clone()], Some(&pred), "C9")?
+        .computation(
+            Some(1),
+            "select",
+            &[scalar.clone(), scalar.clone()],
+            Some(&pred),
+            "C9",
+        )?
         .value;
     let scatter = cx
-        .computation(Some(7), "scatter", &[scalar.clone(), scalar.clone()], Some(&scalar), "C10")?
+        .computation(
+            Some(7),
+            "scatter",
+            &[scalar.clone(), scalar.clone()],
+            Some(&scalar),
+            "C10",
+        )?
         .value;
     let places = Places {
         window: 2,
@@ -115,7 +130,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 grid.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
             )));
     }
-    let fast = native_select(&select, t.elem).filter(|_| comp::monoid(&scatter) == Some(Monoid::Add));
+    let fast =
+        native_select(&select, t.elem).filter(|_| comp::monoid(&scatter) == Some(Monoid::Add));
     Ok(Checked {
         ty: Type::Array(t.clone()),
         kernel: Arc::new(SelectAndScatterKernel {
@@ -141,11 +157,23 @@ fn cmp_fn<T: PartialOrd>(c: Cmp) -> impl Fn(T, T) -> bool + Copy + Sync {
 /// Pairs on which the compare ops' types differ (signed zeros, NaN, infinities,
 /// signs): a comparison `type=` other than the default disagrees on one of them.
 fn probes<T: Elem + CastFrom<f64>>() -> Vec<(T, T)> {
-    let v: Vec<T> = [-0.0, 0.0, f64::NAN, -f64::NAN, f64::INFINITY, -f64::INFINITY, -1.0, 1.0, 2.0]
-        .iter()
-        .map(|&x| T::cast_from(x))
-        .collect();
-    v.iter().flat_map(|&a| v.iter().map(move |&b| (a, b))).collect()
+    let v: Vec<T> = [
+        -0.0,
+        0.0,
+        f64::NAN,
+        -f64::NAN,
+        f64::INFINITY,
+        -f64::INFINITY,
+        -1.0,
+        1.0,
+        2.0,
+    ]
+    .iter()
+    .map(|&x| T::cast_from(x))
+    .collect();
+    v.iter()
+        .flat_map(|&a| v.iter().map(move |&b| (a, b)))
+        .collect()
 }
 
 fn agrees<T: Elem + PartialOrd + CastFrom<f64>>(v: &Vectorized, c: Cmp) -> Option<()> {
@@ -231,7 +259,13 @@ fn finish<T: Elem>(dims: &[usize], out: Vec<T>) -> Result<Value, KernelError> {
         .map_err(|_| internal("SelectAndScatter output size"))
 }
 
-fn native<T: NativeAdd>(g: &Geometry, c: Cmp, x: &Nd<T>, src: &Array, init: &Array) -> Result<Value, KernelError> {
+fn native<T: NativeAdd>(
+    g: &Geometry,
+    c: Cmp,
+    x: &Nd<T>,
+    src: &Array,
+    init: &Array,
+) -> Result<Value, KernelError> {
     let (x, s, _, mut out) = prepare(x, src, init)?;
     let (xs, ss) = (slices(&x)?, slices(&s)?);
     let g1 = g.at_least_rank1();
@@ -246,7 +280,8 @@ fn native<T: NativeAdd>(g: &Geometry, c: Cmp, x: &Nd<T>, src: &Array, init: &Arr
 }
 
 fn slices<T>(a: &Nd<T>) -> Result<&[T], KernelError> {
-    a.as_slice().ok_or_else(|| internal("SelectAndScatter operand layout"))
+    a.as_slice()
+        .ok_or_else(|| internal("SelectAndScatter operand layout"))
 }
 
 fn scalar_value<T: Elem>(v: T) -> Value {
@@ -275,7 +310,13 @@ fn generic_nd<T: Elem + Copy>(
             .and_then(|a| T::unwrap(a).and_then(|p| p.iter().next().copied()))
             .ok_or_else(|| internal("scatter returned a value of another type"))
     };
-    let check = || if interrupted() { Err(interrupt_error()) } else { Ok(()) };
+    let check = || {
+        if interrupted() {
+            Err(interrupt_error())
+        } else {
+            Ok(())
+        }
+    };
     run_serial(&g1, xs, ss, &mut out, &mut select, &mut scatter, &check)?;
     finish(x.shape(), out)
 }
@@ -283,7 +324,9 @@ fn generic_nd<T: Elem + Copy>(
 impl Kernel for SelectAndScatterKernel {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(x), Value::Array(src), Value::Array(init)] = args else {
-            return Err(internal("SelectAndScatter expects operand, source and init value"));
+            return Err(internal(
+                "SelectAndScatter expects operand, source and init value",
+            ));
         };
         if x.elem() != self.elem {
             return Err(internal("SelectAndScatter operand of an unexpected type"));

@@ -12,16 +12,8 @@ use crate::value::{Elem, Nd};
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 
-/// An associative op with its element function: what `comp::monoid` recognises.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MonoidOp {
-    Add,
-    Mul,
-    Max,
-    Min,
-    And,
-    Or,
-}
+/// The monoids `comp::monoid` recognises.
+pub use crate::comp::Monoid as MonoidOp;
 
 /// A reduction of one operand by a native element function `f`.
 pub fn reduce_with<T: Elem + Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(

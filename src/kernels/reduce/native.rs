@@ -15,7 +15,7 @@
 
 use super::order::{self, BLOCK, LANES, Tree};
 use crate::ir::KernelError;
-use crate::kernels::strided::{Check, interrupted, interrupt_error};
+use crate::kernels::strided::{Check, interrupt_error, interrupted};
 use rayon::prelude::*;
 use std::convert::Infallible;
 

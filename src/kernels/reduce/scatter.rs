@@ -134,7 +134,8 @@ pub fn run_parallel<T: Copy + Send + Sync>(
         .try_for_each(|(i, o)| {
             check()?;
             let xs = &x[i * x_len..][..x_len];
-            let ss = &src[(i * s_len).min(src.len())..][..s_len.min(src.len() - (i * s_len).min(src.len()))];
+            let ss = &src[(i * s_len).min(src.len())..]
+                [..s_len.min(src.len() - (i * s_len).min(src.len()))];
             run_serial(
                 &sub,
                 xs,

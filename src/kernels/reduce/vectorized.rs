@@ -92,7 +92,11 @@ fn apply(f: &mut ArrayFn, accs: &[Array], elems: &[Array]) -> Result<Vec<Array>,
 }
 
 /// Level-by-level pairing along `axis` of N parallel arrays holding `c` nodes there.
-fn pair_along(f: &mut ArrayFn, mut nodes: Vec<Array>, axis: usize) -> Result<Vec<Array>, KernelError> {
+fn pair_along(
+    f: &mut ArrayFn,
+    mut nodes: Vec<Array>,
+    axis: usize,
+) -> Result<Vec<Array>, KernelError> {
     let mut c = nodes[0].dims()[axis];
     while c > 1 {
         let h = c / 2;
@@ -196,7 +200,11 @@ pub fn reduce_rows(
 }
 
 fn broadcast_nd<T: Elem>(a: &Nd<T>, m: usize) -> Result<Array, KernelError> {
-    let v = a.iter().next().copied().ok_or_else(|| internal("empty init value"))?;
+    let v = a
+        .iter()
+        .next()
+        .copied()
+        .ok_or_else(|| internal("empty init value"))?;
     Ok(T::wrap(Nd::from_elem(IxDyn(&[m]), v)))
 }
 

@@ -39,7 +39,9 @@ pub fn out_size(
         (size - 1).checked_mul(base_dil)?.checked_add(1)?
     };
     let padded = dilated.checked_add(lo)?.checked_add(hi)?;
-    let dwin = (window.checked_sub(1)?).checked_mul(win_dil)?.checked_add(1)?;
+    let dwin = (window.checked_sub(1)?)
+        .checked_mul(win_dil)?
+        .checked_add(1)?;
     if padded == 0 || dwin > padded || stride == 0 {
         return Some(0);
     }
@@ -61,7 +63,9 @@ pub fn same_padding(
     } else {
         (size - 1).checked_mul(base_dil)?.checked_add(1)?
     };
-    let dwin = (window.checked_sub(1)?).checked_mul(win_dil)?.checked_add(1)?;
+    let dwin = (window.checked_sub(1)?)
+        .checked_mul(win_dil)?
+        .checked_add(1)?;
     let out = dilated.div_ceil(stride.max(1));
     let needed = (out.saturating_sub(1))
         .checked_mul(stride)?
@@ -108,11 +112,19 @@ impl Geometry {
         self.window.iter().product()
     }
 
+    /// `positions`, or None if it overflows (the checker rejects such windows).
+    pub fn positions_checked(&self) -> Option<usize> {
+        self.window
+            .iter()
+            .try_fold(1usize, |a, &w| a.checked_mul(w))
+    }
+
     /// The operand index that window position `k` of dimension `d` reads for
     /// output index `o`, or None for a padding element.
     #[inline(always)]
     pub fn source(&self, d: usize, o: usize, k: usize) -> Option<usize> {
-        let p = (o * self.strides[d] + k * self.window_dilations[d]) as i64 - self.padding[d].0 as i64;
+        let p =
+            (o * self.strides[d] + k * self.window_dilations[d]) as i64 - self.padding[d].0 as i64;
         let b = self.base_dilations[d] as i64;
         if p < 0 || p % b != 0 {
             return None;
@@ -131,7 +143,12 @@ impl Geometry {
 
     /// The flat operand offset (row-major) of window position `k` of the output
     /// at multi-index `out_idx`, or None for padding.
-    pub fn source_offset(&self, out_idx: &[usize], k: usize, scratch: &mut [usize]) -> Option<usize> {
+    pub fn source_offset(
+        &self,
+        out_idx: &[usize],
+        k: usize,
+        scratch: &mut [usize],
+    ) -> Option<usize> {
         self.window_index(k, scratch);
         let mut off = 0;
         for d in 0..self.in_dims.len() {
@@ -255,12 +272,7 @@ pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
                         outer[d] = r % outer_dims[d];
                         r /= outer_dims[d];
                     }
-                    let rows = WindowRows {
-                        g,
-                        x,
-                        init,
-                        outer,
-                    };
+                    let rows = WindowRows { g, x, init, outer };
                     if fold_tile(&rows, n, (0, nblocks), 0, row, sc, f) {
                         row.iter_mut().for_each(|v| *v = f(init, *v));
                     } else {
