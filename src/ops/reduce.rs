@@ -26,7 +26,7 @@ const SPEC: &str = include_str!("../../spec/ops/reduce.md");
 pub const OPS: &[OpDef] = &[OpDef {
     name: "Reduce",
     aliases: &[],
-    signature: "Reduce(operand, init_value, computation, dimensions)  or  Reduce({operands}, {init_values}, computation, dimensions)",
+    signature: "Reduce(operand, init_value, computation, dimensions)",
     spec: SPEC,
     rule,
 }];

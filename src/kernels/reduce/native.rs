@@ -98,7 +98,7 @@ pub fn row_tree<T: Copy, F: Fn(T, T) -> T>(x: &[T], f: &F) -> Option<T> {
 /// power of two (an aligned run of blocks is a complete subtree).
 fn segment_blocks(outputs: usize, blocks: usize, per_block: usize) -> usize {
     let threads = rayon::current_num_threads().max(1);
-    if outputs >= 4 * threads || blocks <= 1 {
+    if outputs == 0 || outputs >= 4 * threads || blocks <= 1 {
         return blocks.next_power_of_two();
     }
     let want = (4 * threads).div_ceil(outputs);
@@ -143,6 +143,9 @@ pub fn rows<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
 ) -> Result<(), KernelError> {
     if n == 0 {
         out.iter_mut().for_each(|o| *o = init);
+        return Ok(());
+    }
+    if m == 0 {
         return Ok(());
     }
     let nblocks = n.div_ceil(BLOCK);
