@@ -38,49 +38,24 @@ fn lanes16<T: Copy, F: Fn(T, T) -> T>(a: [T; LANES], f: &F) -> T {
     f(d[0], d[1])
 }
 
-/// The tree of one full block of 256 contiguous elements.
+/// The tree of one full block of 256 contiguous elements: the 16 lanes are one
+/// vector, folded with the block's 15 further 16-element steps.
 #[inline(always)]
 fn full_block<T: Copy, F: Fn(T, T) -> T>(x: &[T; BLOCK], f: &F) -> T {
     let mut acc: [T; LANES] = std::array::from_fn(|l| x[l]);
-    for j in 1..BLOCK / LANES {
-        let step: &[T; LANES] = x[j * LANES..][..LANES]
-            .try_into()
-            .unwrap_or_else(|_| unreachable!());
-        for l in 0..LANES {
-            acc[l] = f(acc[l], step[l]);
+    for step in x[LANES..].chunks_exact(LANES) {
+        for (a, &v) in acc.iter_mut().zip(step) {
+            *a = f(*a, v);
         }
     }
     lanes16(acc, f)
-}
-
-/// Two full blocks at once (two independent dependency chains keep the
-/// vector units busy); each gives exactly what `full_block` gives.
-#[inline(always)]
-fn full_block_pair<T: Copy, F: Fn(T, T) -> T>(x: &[T; 2 * BLOCK], f: &F) -> (T, T) {
-    let mut a: [T; LANES] = std::array::from_fn(|l| x[l]);
-    let mut b: [T; LANES] = std::array::from_fn(|l| x[BLOCK + l]);
-    for j in 1..BLOCK / LANES {
-        for l in 0..LANES {
-            a[l] = f(a[l], x[j * LANES + l]);
-            b[l] = f(b[l], x[BLOCK + j * LANES + l]);
-        }
-    }
-    (lanes16(a, f), lanes16(b, f))
 }
 
 /// The tree of contiguous elements `x` that start at a block boundary.
 pub fn row_tree<T: Copy, F: Fn(T, T) -> T>(x: &[T], f: &F) -> Option<T> {
     let mut g = |a: T, b: T| Ok::<T, Infallible>(f(a, b));
     let mut tree = Tree::new();
-    let mut pairs = x.chunks_exact(2 * BLOCK);
-    for p in &mut pairs {
-        let p: &[T; 2 * BLOCK] = p.try_into().unwrap_or_else(|_| unreachable!());
-        let (r0, r1) = full_block_pair(p, f);
-        never(tree.push(1, r0, &mut g));
-        never(tree.push(1, r1, &mut g));
-    }
-    let rest = pairs.remainder();
-    let mut blocks = rest.chunks_exact(BLOCK);
+    let mut blocks = x.chunks_exact(BLOCK);
     for b in &mut blocks {
         let b: &[T; BLOCK] = b.try_into().unwrap_or_else(|_| unreachable!());
         never(tree.push(1, full_block(b, f), &mut g));
