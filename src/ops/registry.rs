@@ -50,6 +50,9 @@ const MODULES: &[&[OpDef]] = &[
     super::while_loop::OPS,
     super::conditional::OPS,
     super::sort::OPS,
+    super::reduce::OPS,
+    super::reduce_window::OPS,
+    super::select_and_scatter::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -104,17 +107,14 @@ pub const NOT_YET: &[&str] = &[
     "Pad",
     "Real",
     "Recv",
-    "Reduce",
     "ReducePrecision",
     "ReduceScatter",
-    "ReduceWindow",
     "ReplicaId",
     "Rev",
     "RngBitGenerator",
     "RngNormal",
     "RngUniform",
     "Scatter",
-    "SelectAndScatter",
     "Send",
     "SetDimensionSize",
     "Slice",

@@ -1,0 +1,107 @@
+//! Reduction benchmarks (issue 6's table): Reduce add over each dimension of
+//! f32[4096x4096], ReduceWindow max 2x2 stride 2 on f32[8x64x112x112], and the
+//! max-pool gradient (SelectAndScatter) of the same.
+//!
+//! Each runs a checked xlet expression through the interpreter's real path
+//! (checker-built kernel, evaluator), with its inputs bound in a session.
+//!
+//! Run: `cargo bench -p xlet-bench --bench reduce` (not run in CI).
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ndarray::{ArrayD, IxDyn};
+use std::hint::black_box;
+use std::time::Duration;
+use xlet::check::Limits;
+use xlet::eval::eval_top;
+use xlet::ir::StmtKind;
+use xlet::session::Session;
+use xlet::value::{Array, Value};
+
+fn data(dims: &[usize], seed: u32) -> Value {
+    let n: usize = dims.iter().product();
+    let mut s = seed.wrapping_mul(2654435761).wrapping_add(1);
+    let v: Vec<f32> = (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        })
+        .collect();
+    Value::Array(Array::from_nd(
+        ArrayD::from_shape_vec(IxDyn(dims), v).unwrap(),
+    ))
+}
+
+fn bind(s: &mut Session, name: &str, v: Value) {
+    s.types.globals.insert(name.to_string(), v.ty());
+    s.env.values.insert(name.to_string(), v);
+}
+
+/// Checks the program (comps, then one expression last) and returns a closure
+/// that evaluates the expression.
+fn compiled<'s>(s: &'s mut Session, prelude: &str, expr: &str) -> impl Fn() -> Value + 's {
+    if !prelude.is_empty() {
+        s.run(prelude, &mut NoOut)
+            .unwrap_or_else(|f| panic!("{prelude}: {:?}", f.diags));
+    }
+    let (prog, _) = s
+        .check(expr)
+        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
+    let e = match &prog.stmts[0].kind {
+        StmtKind::Print(e) => e.clone(),
+        _ => panic!("not an expression"),
+    };
+    let s: &'s Session = s;
+    move || eval_top(&e, &s.env).unwrap()
+}
+
+struct NoOut;
+impl xlet::eval::Output for NoOut {
+    fn print(&mut self, _: &Value, _: &xlet::ir::Expr) {}
+}
+
+fn benches(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reduce");
+    g.sample_size(20).measurement_time(Duration::from_secs(6));
+
+    let mut s = Session::new(Limits::default());
+    bind(&mut s, "X", data(&[4096, 4096], 1));
+    {
+        let f = compiled(&mut s, "", "Reduce(X, 0, add, {1})");
+        g.bench_function("add_dim1_f32_4096x4096", |b| b.iter(|| black_box(f())));
+    }
+    {
+        let f = compiled(&mut s, "", "Reduce(X, 0, add, {0})");
+        g.bench_function("add_dim0_f32_4096x4096", |b| b.iter(|| black_box(f())));
+    }
+    drop(s);
+
+    let mut s = Session::new(Limits::default());
+    bind(&mut s, "P", data(&[8, 64, 112, 112], 2));
+    bind(&mut s, "G", data(&[8, 64, 56, 56], 3));
+    {
+        let f = compiled(
+            &mut s,
+            "",
+            "ReduceWindow(P, -inf, max, {1, 1, 2, 2}, {1, 1, 2, 2}, VALID)",
+        );
+        g.bench_function("reduce_window_max_2x2_s2_f32_8x64x112x112", |b| {
+            b.iter(|| black_box(f()))
+        });
+    }
+    {
+        let f = compiled(
+            &mut s,
+            "comp ge(a: f32, b: f32) -> pred { a >= b }",
+            "SelectAndScatter(P, ge, {1, 1, 2, 2}, {1, 1, 2, 2}, VALID, G, 0, add)",
+        );
+        g.bench_function("select_and_scatter_maxpool_grad", |b| {
+            b.iter(|| black_box(f()))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(reduce, benches);
+criterion_main!(reduce);

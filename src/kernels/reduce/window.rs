@@ -1,0 +1,285 @@
+//! Windows (spec/ops/reduce_window.md): where each window position of each
+//! output reads, and the native window reduction.
+//!
+//! In one dimension, with base dilation b, padding lo, stride s and window
+//! dilation wd, output o's window position k lies at p = o*s + k*wd - lo of the
+//! padded, dilated operand; it is operand element p/b when p >= 0, p % b == 0
+//! and p/b < size, and a padding element (the init value) otherwise.
+
+use super::native::{ElemRows, Scratch, fold_tile};
+use crate::ir::KernelError;
+use crate::kernels::strided::Check;
+use rayon::prelude::*;
+
+/// A window over an operand of rank r (every list has r entries).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub in_dims: Vec<usize>,
+    pub window: Vec<usize>,
+    pub strides: Vec<usize>,
+    pub base_dilations: Vec<usize>,
+    pub window_dilations: Vec<usize>,
+    /// (lo, hi) per dimension.
+    pub padding: Vec<(usize, usize)>,
+}
+
+/// One dimension's output size (StableHLO's `num_windows`): 0 when the window
+/// does not fit in the padded, dilated operand. None on arithmetic overflow.
+pub fn out_size(
+    size: usize,
+    window: usize,
+    stride: usize,
+    base_dil: usize,
+    win_dil: usize,
+    (lo, hi): (usize, usize),
+) -> Option<usize> {
+    let dilated = if size == 0 {
+        0
+    } else {
+        (size - 1).checked_mul(base_dil)?.checked_add(1)?
+    };
+    let padded = dilated.checked_add(lo)?.checked_add(hi)?;
+    let dwin = (window.checked_sub(1)?)
+        .checked_mul(win_dil)?
+        .checked_add(1)?;
+    if padded == 0 || dwin > padded || stride == 0 {
+        return Some(0);
+    }
+    Some((padded - dwin) / stride + 1)
+}
+
+/// SAME padding for one dimension (XLA's `MakePadding`, on the dilated base and
+/// window): the output has ceil(size / stride) elements and the padding needed
+/// for that is split with the smaller half low.
+pub fn same_padding(
+    size: usize,
+    window: usize,
+    stride: usize,
+    base_dil: usize,
+    win_dil: usize,
+) -> Option<(usize, usize)> {
+    let dilated = if size == 0 {
+        0
+    } else {
+        (size - 1).checked_mul(base_dil)?.checked_add(1)?
+    };
+    let dwin = (window.checked_sub(1)?)
+        .checked_mul(win_dil)?
+        .checked_add(1)?;
+    let out = dilated.div_ceil(stride.max(1));
+    let needed = (out.saturating_sub(1))
+        .checked_mul(stride)?
+        .checked_add(dwin)?
+        .saturating_sub(dilated);
+    Some((needed / 2, needed - needed / 2))
+}
+
+impl Geometry {
+    /// The same window over a rank-1 operand of one element when the operand is a
+    /// scalar (one window position, reading that element), so that kernels
+    /// always have a last dimension.
+    pub fn at_least_rank1(&self) -> Geometry {
+        if !self.in_dims.is_empty() {
+            return self.clone();
+        }
+        Geometry {
+            in_dims: vec![1],
+            window: vec![1],
+            strides: vec![1],
+            base_dilations: vec![1],
+            window_dilations: vec![1],
+            padding: vec![(0, 0)],
+        }
+    }
+
+    pub fn out_dims(&self) -> Option<Vec<usize>> {
+        (0..self.in_dims.len())
+            .map(|d| {
+                out_size(
+                    self.in_dims[d],
+                    self.window[d],
+                    self.strides[d],
+                    self.base_dilations[d],
+                    self.window_dilations[d],
+                    self.padding[d],
+                )
+            })
+            .collect()
+    }
+
+    /// Window positions per output (the product of the window dimensions).
+    pub fn positions(&self) -> usize {
+        self.window.iter().product()
+    }
+
+    /// `positions`, or None if it overflows (the checker rejects such windows).
+    pub fn positions_checked(&self) -> Option<usize> {
+        self.window
+            .iter()
+            .try_fold(1usize, |a, &w| a.checked_mul(w))
+    }
+
+    /// The operand index that window position `k` of dimension `d` reads for
+    /// output index `o`, or None for a padding element.
+    #[inline(always)]
+    pub fn source(&self, d: usize, o: usize, k: usize) -> Option<usize> {
+        let p =
+            (o * self.strides[d] + k * self.window_dilations[d]) as i64 - self.padding[d].0 as i64;
+        let b = self.base_dilations[d] as i64;
+        if p < 0 || p % b != 0 {
+            return None;
+        }
+        let i = (p / b) as usize;
+        (i < self.in_dims[d]).then_some(i)
+    }
+
+    /// Splits a window position number (row-major over the window) into indices.
+    pub fn window_index(&self, mut k: usize, idx: &mut [usize]) {
+        for d in (0..self.window.len()).rev() {
+            idx[d] = k % self.window[d];
+            k /= self.window[d];
+        }
+    }
+
+    /// The flat operand offset (row-major) of window position `k` of the output
+    /// at multi-index `out_idx`, or None for padding.
+    pub fn source_offset(
+        &self,
+        out_idx: &[usize],
+        k: usize,
+        scratch: &mut [usize],
+    ) -> Option<usize> {
+        self.window_index(k, scratch);
+        let mut off = 0;
+        for d in 0..self.in_dims.len() {
+            let i = self.source(d, out_idx[d], scratch[d])?;
+            off = off * self.in_dims[d] + i;
+        }
+        Some(off)
+    }
+}
+
+/// Element rows of a window reduction for one output row (every output index
+/// fixed but the last): element k of output c is the operand at window position
+/// k of output (outer..., c), or the init value.
+pub struct WindowRows<'a, T> {
+    pub g: &'a Geometry,
+    pub x: &'a [T],
+    pub init: T,
+    /// The output's index in every dimension but the last.
+    pub outer: &'a [usize],
+}
+
+impl<T: Copy + Sync> ElemRows<T> for WindowRows<'_, T> {
+    fn load(&self, k: usize, c0: usize, dst: &mut [T]) {
+        let g = self.g;
+        let r = g.in_dims.len();
+        let last = r - 1;
+        // Window index of k, and the operand offset of the outer dimensions.
+        let mut rest = k;
+        let mut kidx = [0usize; 8];
+        let mut big;
+        let kidx: &mut [usize] = if r <= 8 {
+            &mut kidx[..r]
+        } else {
+            big = vec![0; r];
+            &mut big[..]
+        };
+        for d in (0..r).rev() {
+            kidx[d] = rest % g.window[d];
+            rest /= g.window[d];
+        }
+        let mut base = 0usize;
+        for d in 0..last {
+            match g.source(d, self.outer[d], kidx[d]) {
+                Some(i) => base = base * g.in_dims[d] + i,
+                None => {
+                    dst.fill(self.init);
+                    return;
+                }
+            }
+        }
+        base *= g.in_dims[last];
+        let (s, wd, b, lo, size) = (
+            g.strides[last],
+            g.window_dilations[last],
+            g.base_dilations[last],
+            g.padding[last].0,
+            g.in_dims[last],
+        );
+        let kw = kidx[last] * wd;
+        if b == 1 {
+            // Positions p = c*s + kw - lo; valid for lo - kw <= c*s < lo - kw + size.
+            let first = lo.saturating_sub(kw).div_ceil(s);
+            let end = (lo + size).saturating_sub(kw).div_ceil(s);
+            let w = dst.len();
+            let a = first.saturating_sub(c0).min(w);
+            let z = end.saturating_sub(c0).clamp(a, w);
+            dst[..a].fill(self.init);
+            dst[z..].fill(self.init);
+            if a == z {
+                return;
+            }
+            let start = base + (c0 + a) * s + kw - lo;
+            if s == 1 {
+                dst[a..z].copy_from_slice(&self.x[start..start + (z - a)]);
+            } else {
+                for (j, v) in dst[a..z].iter_mut().enumerate() {
+                    *v = self.x[start + j * s];
+                }
+            }
+        } else {
+            for (j, v) in dst.iter_mut().enumerate() {
+                *v = match g.source(last, c0 + j, kidx[last]) {
+                    Some(i) => self.x[base + i],
+                    None => self.init,
+                };
+            }
+        }
+    }
+}
+
+/// The native window reduction of a row-major operand `x` with element function
+/// `f`: one output row (the last dimension) at a time, in parallel.
+pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
+    g: &Geometry,
+    x: &[T],
+    init: T,
+    f: &F,
+    out: &mut [T],
+) -> Result<(), KernelError> {
+    let Some(out_dims) = g.out_dims() else {
+        return Err(crate::ops::common::internal("window size overflow"));
+    };
+    let n = g.positions();
+    let ow = out_dims.last().copied().unwrap_or(1);
+    if out.is_empty() || ow == 0 {
+        return Ok(());
+    }
+    let nblocks = n.div_ceil(super::order::BLOCK);
+    let rows_per_task = (16384 / (ow * n.max(1))).max(1);
+    let outer_dims = &out_dims[..out_dims.len().saturating_sub(1)];
+    out.par_chunks_mut(ow * rows_per_task)
+        .enumerate()
+        .try_for_each_init(
+            || (Scratch::new(ow, init), vec![0usize; outer_dims.len()]),
+            |(sc, outer), (task, chunk)| {
+                Check::Interrupts.now()?;
+                for (i, row) in chunk.chunks_mut(ow).enumerate() {
+                    // The outer multi-index of this output row.
+                    let mut r = task * rows_per_task + i;
+                    for d in (0..outer_dims.len()).rev() {
+                        outer[d] = r % outer_dims[d];
+                        r /= outer_dims[d];
+                    }
+                    let rows = WindowRows { g, x, init, outer };
+                    if fold_tile(&rows, n, (0, nblocks), 0, row, sc, f) {
+                        row.iter_mut().for_each(|v| *v = f(init, *v));
+                    } else {
+                        row.fill(init);
+                    }
+                }
+                Ok(())
+            },
+        )
+}
