@@ -290,9 +290,9 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
     }
 }
 
-/// Outputs per tile of the column kernel: the 16 lane rows stay in L1/L2.
+/// Outputs per tile of the column kernel: the 16 lane rows (16 KiB) stay in L1.
 pub fn tile_width<T>(m: usize) -> usize {
-    let w = (64 * 1024 / LANES / std::mem::size_of::<T>().max(1)).max(16);
+    let w = (16 * 1024 / LANES / std::mem::size_of::<T>().max(1)).max(16);
     w.min(m).max(1)
 }
 
