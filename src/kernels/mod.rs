@@ -3,8 +3,8 @@
 pub mod alloc;
 pub mod fused;
 pub mod math;
-pub mod sort;
 pub mod reduce;
+pub mod sort;
 pub mod strided;
 
 pub use strided::{GRAIN, Gather, Src, map1, map2, map3, try_materialize};
