@@ -153,6 +153,20 @@ pub fn choose_path(comp: &Comp, elems: &[ElemType]) -> Path {
     }
 }
 
+/// One array of `dims` per element type, or a tuple of them when there are several
+/// (the variadic forms of Reduce and ReduceWindow).
+pub fn results_type(elems: &[ElemType], dims: &[usize]) -> Type {
+    match elems {
+        [e] => Type::array(*e, dims.to_vec()),
+        _ => Type::Tuple(
+            elems
+                .iter()
+                .map(|&e| Type::array(e, dims.to_vec()))
+                .collect(),
+        ),
+    }
+}
+
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let types = operands_and_inits(cx)?;
     let rank = types[0].rank();
@@ -189,17 +203,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         .filter(|x| !dims.contains(x))
         .map(|x| types[0].dims[x])
         .collect();
-    let outs: Vec<Type> = elems
-        .iter()
-        .map(|&e| Type::array(e, kept.clone()))
-        .collect();
-    let ty = if outs.len() == 1 {
-        outs[0].clone()
-    } else {
-        Type::Tuple(outs)
-    };
     Ok(Checked {
-        ty,
+        ty: results_type(&elems, &kept),
         kernel: Arc::new(ReduceKernel {
             path: choose_path(&comp, &elems),
             comp,

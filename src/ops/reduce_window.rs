@@ -25,7 +25,7 @@ use crate::kernels::reduce::monoid::{NativeMonoid, WithOp};
 use crate::kernels::reduce::native::ElemRows;
 use crate::kernels::reduce::order;
 use crate::kernels::reduce::window::{Geometry, WindowRows, reduce_window, same_padding};
-use crate::types::{ElemType, Type};
+use crate::types::ElemType;
 use crate::value::literal::Atom;
 use crate::value::{Array, Elem, Nd, Value};
 use crate::with_array;
@@ -269,17 +269,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     };
     let g = window_geometry(cx, &types[0].dims, &places, &LABELS)?;
     let out_dims = g.out_dims().unwrap_or_default();
-    let outs: Vec<Type> = elems
-        .iter()
-        .map(|&e| Type::array(e, out_dims.clone()))
-        .collect();
-    let ty = if outs.len() == 1 {
-        outs[0].clone()
-    } else {
-        Type::Tuple(outs)
-    };
     Ok(Checked {
-        ty,
+        ty: super::reduce::results_type(&elems, &out_dims),
         kernel: Arc::new(ReduceWindowKernel {
             path: choose_path(&comp, &elems),
             comp,
