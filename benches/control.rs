@@ -6,31 +6,15 @@
 //!
 //! Run: `cargo bench -p xlet-bench --bench control` (not run in CI).
 
+mod common;
+
+use common::{Quiet, compiled};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::Value;
-
-struct Quiet;
-impl xlet::eval::Output for Quiet {
-    fn print(&mut self, _: &Value, _: &xlet::ir::Expr) {}
-}
-
-/// Runs `setup` in a session and returns a closure that evaluates `expr` there.
-fn compiled(s: &Session, expr: &str) -> impl Fn() -> Value + '_ {
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    move || eval_top(&e, &s.env).unwrap()
-}
 
 const SEED: &str = "let constant_vector = f32[10] {0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5}
 comp condition(result: (s32, f32[10])) -> pred { GetTupleElement(result, 0) < 1000 }

@@ -7,13 +7,14 @@
 //!
 //! Run: `cargo bench -p xlet-bench --bench elementwise` (not run in CI).
 
+mod common;
+
+use common::{bind, compiled};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Value};
 
@@ -25,23 +26,6 @@ fn matrix(dims: &[usize], seed: f32) -> Value {
     Value::Array(Array::from_nd(
         ArrayD::from_shape_vec(IxDyn(dims), data).unwrap(),
     ))
-}
-
-fn bind(s: &mut Session, name: &str, v: Value) {
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks `expr` in the session and returns a closure that evaluates it.
-fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    move || eval_top(&e, &s.env).unwrap()
 }
 
 fn benches(c: &mut Criterion) {

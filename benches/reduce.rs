@@ -7,13 +7,14 @@
 //!
 //! Run: `cargo bench -p xlet-bench --bench reduce` (not run in CI).
 
+mod common;
+
+use common::{bind, compiled};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Value};
 
@@ -33,34 +34,6 @@ fn data(dims: &[usize], seed: u32) -> Value {
     ))
 }
 
-fn bind(s: &mut Session, name: &str, v: Value) {
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks the program (comps, then one expression last) and returns a closure
-/// that evaluates the expression.
-fn compiled<'s>(s: &'s mut Session, prelude: &str, expr: &str) -> impl Fn() -> Value + 's {
-    if !prelude.is_empty() {
-        s.run(prelude, &mut NoOut)
-            .unwrap_or_else(|f| panic!("{prelude}: {:?}", f.diags));
-    }
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    let s: &'s Session = s;
-    move || eval_top(&e, &s.env).unwrap()
-}
-
-struct NoOut;
-impl xlet::eval::Output for NoOut {
-    fn print(&mut self, _: &Value, _: &xlet::ir::Expr) {}
-}
-
 fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("reduce");
     g.sample_size(20).measurement_time(Duration::from_secs(6));
@@ -68,11 +41,11 @@ fn benches(c: &mut Criterion) {
     let mut s = Session::new(Limits::default());
     bind(&mut s, "X", data(&[4096, 4096], 1));
     {
-        let f = compiled(&mut s, "", "Reduce(X, 0, add, {1})");
+        let f = compiled(&s, "Reduce(X, 0, add, {1})");
         g.bench_function("add_dim1_f32_4096x4096", |b| b.iter(|| black_box(f())));
     }
     {
-        let f = compiled(&mut s, "", "Reduce(X, 0, add, {0})");
+        let f = compiled(&s, "Reduce(X, 0, add, {0})");
         g.bench_function("add_dim0_f32_4096x4096", |b| b.iter(|| black_box(f())));
     }
     drop(s);
@@ -82,8 +55,7 @@ fn benches(c: &mut Criterion) {
     bind(&mut s, "G", data(&[8, 64, 56, 56], 3));
     {
         let f = compiled(
-            &mut s,
-            "",
+            &s,
             "ReduceWindow(P, -inf, max, {1, 1, 2, 2}, {1, 1, 2, 2}, VALID)",
         );
         g.bench_function("reduce_window_max_2x2_s2_f32_8x64x112x112", |b| {
@@ -92,9 +64,8 @@ fn benches(c: &mut Criterion) {
     }
     {
         let f = compiled(
-            &mut s,
-            "comp ge(a: f32, b: f32) -> pred { a >= b }",
-            "SelectAndScatter(P, ge, {1, 1, 2, 2}, {1, 1, 2, 2}, VALID, G, 0, add)",
+            &s,
+            "comp ge(a: f32, b: f32) -> pred { a >= b }\nSelectAndScatter(P, ge, {1, 1, 2, 2}, {1, 1, 2, 2}, VALID, G, 0, add)",
         );
         g.bench_function("select_and_scatter_maxpool_grad", |b| {
             b.iter(|| black_box(f()))

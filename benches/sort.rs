@@ -16,13 +16,14 @@
 //! keys + s32 values 65 ms; f32[1000x1000] along dimension 0 18.5 ms; the
 //! generic path (a comparator comp called per comparison) on f32[10000] 230 ms.
 
+mod common;
+
+use common::{bind, compiled};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Value};
 
@@ -41,25 +42,6 @@ fn uniform(dims: &[usize], mut seed: u64) -> Value {
     Value::Array(Array::from_nd(
         ArrayD::from_shape_vec(IxDyn(dims), data).unwrap(),
     ))
-}
-
-fn bind(s: &mut Session, name: &str, v: Value) {
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks `src` (comps, then an expression last) in the session and returns a
-/// closure that evaluates the expression. The comps read no top-level binding,
-/// so they need no captures (their statements need not run).
-fn compiled<'s>(s: &'s Session, src: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s
-        .check(src)
-        .unwrap_or_else(|f| panic!("{src}: {:?}", f.diags));
-    let e = match &prog.stmts.last().unwrap().kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    move || eval_top(&e, &s.env).unwrap()
 }
 
 fn benches(c: &mut Criterion) {

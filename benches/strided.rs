@@ -13,12 +13,13 @@
 //! with a filter on the row names: `cargo bench -p xlet-bench --bench strided -- rank2`.
 //! Plain timing, no criterion: the table is the result. Not run in CI.
 
+mod common;
+
+use common::{bind, compiled};
 use ndarray::{ArrayD, Axis, IxDyn, Slice};
 use std::hint::black_box;
 use std::time::Instant;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Nd, Value};
 
@@ -30,24 +31,6 @@ fn nd<T: Copy>(dims: &[usize], f: impl Fn(usize) -> T) -> Nd<T> {
     ArrayD::from_shape_vec(IxDyn(dims), data)
         .unwrap()
         .into_shared()
-}
-
-fn bind(s: &mut Session, name: &str, v: Array) {
-    let v = Value::Array(v);
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks `expr` in the session and returns a closure that evaluates it.
-fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    move || eval_top(&e, &s.env).unwrap()
 }
 
 /// The best of `RUNS` timings of `f`, in milliseconds.

@@ -88,6 +88,34 @@ pub struct Comp {
     /// How deeply evaluating the body nests (expression levels, counting the
     /// bodies of the comps it calls); the checker bounds it by `check::MAX_DEPTH`.
     pub depth: usize,
+    /// For each slot, how many times one call reads it (`local_reads`). The
+    /// evaluator moves a value out of its slot at the last read, so an op that
+    /// gets the only reference may update it in place.
+    pub reads: Vec<u32>,
+}
+
+/// How many times evaluating `body` and `result` reads each of `slots` local
+/// slots. A comp body has no control flow of its own (branches and loops are
+/// ops that call other comps), so every `Local` node is read exactly once per call.
+pub fn local_reads(slots: usize, body: &[(usize, Expr)], result: &Expr) -> Vec<u32> {
+    fn walk(e: &Expr, reads: &mut [u32]) {
+        match &e.kind {
+            ExprKind::Local(s) => {
+                if let Some(r) = reads.get_mut(*s) {
+                    *r = r.saturating_add(1);
+                }
+            }
+            ExprKind::Const(_) | ExprKind::Global(_) => {}
+            ExprKind::Op { args, .. } | ExprKind::CallComp { args, .. } => {
+                args.iter().for_each(|a| walk(a, reads))
+            }
+            ExprKind::Tuple(items) => items.iter().for_each(|a| walk(a, reads)),
+        }
+    }
+    let mut reads = vec![0; slots];
+    body.iter().for_each(|(_, e)| walk(e, &mut reads));
+    walk(result, &mut reads);
+    reads
 }
 
 impl Comp {
@@ -106,6 +134,11 @@ impl Comp {
 pub trait EvalCx {
     /// Runs a computation on argument values.
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError>;
+    /// Runs a computation on argument values it may consume: a While loop hands
+    /// its state over, so the body holds the only reference to it.
+    fn call_comp_owned(&self, comp: &Comp, args: Vec<Value>) -> Result<Value, KernelError> {
+        self.call_comp(comp, &args)
+    }
 }
 
 /// A failure found while running (the checker proved everything it could).
@@ -131,6 +164,13 @@ impl KernelError {
 /// order the op's checker pushed them; their types are the ones it checked.
 pub trait Kernel: Send + Sync {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError>;
+    /// `run` on argument values the kernel may consume. The evaluator calls this:
+    /// an argument that is the last read of a value nothing else holds arrives
+    /// uniquely owned, and a kernel that can reuse its storage (DynamicUpdateSlice
+    /// writing in place, GetTupleElement taking the element out) overrides it.
+    fn run_owned(&self, args: Vec<Value>, cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        self.run(&args, cx)
+    }
     /// Whether the result is freshly allocated memory (of the checked result
     /// type's size), which the evaluator admits under the memory budget before
     /// running the kernel. Views and pass-throughs say `false`.

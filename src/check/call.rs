@@ -278,6 +278,11 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         static_ints(self, e, name)
     }
 
+    /// A static list of integers from an argument the rule took itself.
+    pub fn ints_of(&self, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Diag> {
+        static_ints(self, e, name)
+    }
+
     /// A static integer.
     pub fn int(&mut self, pos: Option<usize>, name: &str) -> Result<Option<Attr<i64>>, Diag> {
         let Some(e) = self.take(pos, name)? else {

@@ -326,6 +326,7 @@ impl Checker<'_> {
             name: name.to_string(),
             params: vec![("a".into(), t.clone()), ("b".into(), t.clone())],
             ret: result.ty.clone(),
+            reads: crate::ir::local_reads(2, &[], &result),
             body: vec![],
             result,
             slots: 2,

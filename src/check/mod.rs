@@ -287,14 +287,16 @@ impl<'s> Checker<'s> {
                 &ret,
             ));
         }
+        let slots = local.map(|l| l.next).unwrap_or(0);
         Ok(Comp {
             id: NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
             name: c.name.name.clone(),
             params,
             ret,
+            reads: ir::local_reads(slots, &body, &result),
             body,
             result,
-            slots: local.map(|l| l.next).unwrap_or(0),
+            slots,
             span: c.name.span.clone(),
             depth: self.reach,
         })

@@ -14,6 +14,7 @@ use crate::diag::Diag;
 use crate::ir::{self, Comp, EvalCx, ExprKind, KernelError};
 use crate::kernels::alloc;
 use crate::value::Value;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -121,7 +122,7 @@ pub fn eval_top(e: &ir::Expr, env: &Env) -> Result<Value, Diag> {
     let frame = Frame {
         env,
         globals: &env.values,
-        locals: vec![],
+        locals: RefCell::new(vec![]),
         calls: 0,
     };
     frame.eval(e)
@@ -133,7 +134,7 @@ pub fn call_comp(comp: &Comp, args: &[Value], env: &Env) -> Result<Value, Kernel
     let frame = Frame {
         env,
         globals: &env.values,
-        locals: vec![],
+        locals: RefCell::new(vec![]),
         calls: 0,
     };
     frame.call_comp(comp, args)
@@ -143,7 +144,10 @@ pub fn call_comp(comp: &Comp, args: &[Value], env: &Env) -> Result<Value, Kernel
 struct Frame<'e> {
     env: &'e Env,
     globals: &'e HashMap<String, Value>,
-    locals: Vec<Option<Value>>,
+    /// Each slot's value and how many reads of it are still to come: the last
+    /// read moves the value out (`Comp::reads`), so that an op given it holds
+    /// the only reference when nothing else does.
+    locals: RefCell<Vec<(Option<Value>, u32)>>,
     /// How many comp calls enclose this frame. The checker bounds it statically
     /// (`Comp::depth`); this guards calls made by kernels as well.
     calls: usize,
@@ -161,12 +165,14 @@ impl Frame<'_> {
                 )
             }),
             ExprKind::Local(slot) => {
-                self.locals
-                    .get(*slot)
-                    .and_then(|v| v.clone())
-                    .ok_or_else(|| {
-                        Diag::runtime("internal", "internal error: unset local", e.span.clone())
-                    })
+                let mut locals = self.locals.borrow_mut();
+                let value = locals.get_mut(*slot).and_then(|(v, left)| {
+                    *left = left.saturating_sub(1);
+                    if *left == 0 { v.take() } else { v.clone() }
+                });
+                value.ok_or_else(|| {
+                    Diag::runtime("internal", "internal error: unset local", e.span.clone())
+                })
             }
             ExprKind::Tuple(items) => Ok(Value::tuple(
                 items
@@ -195,7 +201,7 @@ impl Frame<'_> {
                 }
                 let out = match &plan {
                     Some(p) => fuse::run(p, &vals).map(Value::Array),
-                    None => kernel.run(&vals, self),
+                    None => kernel.run_owned(vals, self),
                 };
                 out.map_err(|k| k.at(e.span.clone()))
             }
@@ -213,6 +219,10 @@ impl Frame<'_> {
 
 impl EvalCx for Frame<'_> {
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
+        self.call_comp_owned(comp, args.to_vec())
+    }
+
+    fn call_comp_owned(&self, comp: &Comp, args: Vec<Value>) -> Result<Value, KernelError> {
         if self.calls >= MAX_DEPTH {
             return Err(KernelError::new(
                 "size",
@@ -225,33 +235,30 @@ impl EvalCx for Frame<'_> {
             .get(&comp.id)
             .map(|g| g.as_ref())
             .unwrap_or(self.globals);
-        let mut frame = Frame {
+        let mut slots: Vec<(Option<Value>, u32)> = comp.reads.iter().map(|&r| (None, r)).collect();
+        slots.resize(comp.slots, (None, 0));
+        for (slot, a) in slots.iter_mut().zip(args) {
+            slot.0 = (slot.1 > 0).then_some(a);
+        }
+        let frame = Frame {
             env: self.env,
             globals,
-            locals: vec![None; comp.slots],
+            locals: RefCell::new(slots),
             calls: self.calls + 1,
         };
-        for (i, a) in args.iter().enumerate() {
-            if let Some(slot) = frame.locals.get_mut(i) {
-                *slot = Some(a.clone());
-            }
-        }
-        for (slot, expr) in &comp.body {
-            let v = frame.eval(expr).map_err(|d| {
-                KernelError::new(
-                    d.code,
-                    format!("in computation `{}`: {}", comp.name, d.message),
-                )
-            })?;
-            if let Some(s) = frame.locals.get_mut(*slot) {
-                *s = Some(v);
-            }
-        }
-        frame.eval(&comp.result).map_err(|d| {
+        let in_comp = |d: Diag| {
             KernelError::new(
                 d.code,
                 format!("in computation `{}`: {}", comp.name, d.message),
             )
-        })
+        };
+        for (slot, expr) in &comp.body {
+            let v = frame.eval(expr).map_err(in_comp)?;
+            if let Some(s) = frame.locals.borrow_mut().get_mut(*slot) {
+                // A binding nothing reads is dropped at once.
+                s.0 = (s.1 > 0).then_some(v);
+            }
+        }
+        frame.eval(&comp.result).map_err(in_comp)
     }
 }

@@ -87,4 +87,17 @@ impl Kernel for GetTupleElementKernel {
             _ => Err(internal("GetTupleElement expects one tuple")),
         }
     }
+    /// A tuple nothing else holds gives its element away (no new reference to
+    /// it), so the element stays uniquely owned for an in-place update.
+    fn run_owned(&self, mut args: Vec<Value>, cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        if let [Value::Tuple(vs)] = args.as_mut_slice() {
+            if let Some(slot) = std::sync::Arc::get_mut(vs).and_then(|vs| vs.get_mut(self.index)) {
+                return Ok(std::mem::replace(
+                    slot,
+                    Value::Tuple(std::sync::Arc::new([])),
+                ));
+            }
+        }
+        self.run(&args, cx)
+    }
 }

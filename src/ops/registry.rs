@@ -53,6 +53,10 @@ const MODULES: &[&[OpDef]] = &[
     super::reduce::OPS,
     super::reduce_window::OPS,
     super::select_and_scatter::OPS,
+    super::slice::OPS,
+    super::dynamic_slice::OPS,
+    super::dynamic_update_slice::OPS,
+    super::rev::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -94,8 +98,6 @@ pub const NOT_YET: &[&str] = &[
     "CustomCall",
     "Dot",
     "DotGeneral",
-    "DynamicSlice",
-    "DynamicUpdateSlice",
     "Erf",
     "Fft",
     "Gather",
@@ -110,14 +112,12 @@ pub const NOT_YET: &[&str] = &[
     "ReducePrecision",
     "ReduceScatter",
     "ReplicaId",
-    "Rev",
     "RngBitGenerator",
     "RngNormal",
     "RngUniform",
     "Scatter",
     "Send",
     "SetDimensionSize",
-    "Slice",
     "TopK",
     "TriangularSolve",
 ];

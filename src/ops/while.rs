@@ -74,9 +74,14 @@ impl Kernel for WhileKernel {
         false // the body's ops account for what they make
     }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        self.run_owned(args.to_vec(), cx)
+    }
+    /// The state is handed from iteration to iteration without another
+    /// reference to it, so the body may update it in place.
+    fn run_owned(&self, args: Vec<Value>, cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let mut state = args
-            .first()
-            .cloned()
+            .into_iter()
+            .next()
             .ok_or_else(|| KernelError::new("internal", "internal error: While without init"))?;
         if let Some((c, b)) = &self.fast {
             return scalar_loop(c, b, &state, &self.ty);
@@ -97,7 +102,7 @@ impl Kernel for WhileKernel {
                     format!("While ran more than {max} iterations (the limit set by --max-steps)"),
                 ));
             }
-            state = cx.call_comp(&self.body, std::slice::from_ref(&state))?;
+            state = cx.call_comp_owned(&self.body, vec![state])?;
         }
     }
 }
