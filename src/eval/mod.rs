@@ -183,14 +183,11 @@ impl Frame<'_> {
             ExprKind::Op { kernel, args, .. } => {
                 // A fusable elementwise tree evaluates its leaves; any other op its arguments.
                 let plan = kernel.as_elementwise().and_then(|k| fuse::plan(k, args));
-                let operands: Vec<&ir::Expr> = match &plan {
-                    Some(p) => p.leaves.iter().map(|(l, _)| *l).collect(),
-                    None => args.iter().collect(),
+                let vals: Result<Vec<Value>, Diag> = match &plan {
+                    Some(p) => p.leaves.iter().map(|(l, _)| self.eval(l)).collect(),
+                    None => args.iter().map(|a| self.eval(a)).collect(),
                 };
-                let vals = operands
-                    .into_iter()
-                    .map(|a| self.eval(a))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let vals = vals?;
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     return Err(Diag::runtime("interrupted", "interrupted", e.span.clone()));
                 }

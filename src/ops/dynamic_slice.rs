@@ -15,7 +15,7 @@ use crate::check::literal::{has_float_text, is_weak};
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::types::{ElemType, Type};
-use crate::value::{Array, Elem, Value};
+use crate::value::{Array, CastFrom, Elem, Value};
 use crate::with_array;
 use std::sync::Arc;
 
@@ -236,7 +236,7 @@ pub(super) fn clamped_starts(
         let a = v
             .as_array()
             .ok_or_else(|| internal("start index is a tuple"))?;
-        raw.extend(a.to_vec::<f64>());
+        with_array!(a, x => raw.extend(x.iter().map(|&i| f64::cast_from(i))));
     }
     if raw.len() != dims.len() || sizes.len() != dims.len() {
         return Err(internal("start indices do not match the operand's rank"));
