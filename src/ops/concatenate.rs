@@ -397,7 +397,7 @@ fn reference<T: Copy + Default>(xs: &[ndarray::ArrayViewD<T>], dim: usize) -> nd
     dims[dim] = xs.iter().map(|x| x.shape()[dim]).sum();
     let mut out = ndarray::ArrayD::from_elem(IxDyn(&dims), T::default());
     for (idx, v) in out.indexed_iter_mut() {
-        let mut i = idx.slice().to_vec();
+        let mut i = ndarray::Dimension::slice(&idx).to_vec();
         for x in xs {
             if i[dim] < x.shape()[dim] {
                 *v = x[IxDyn(&i)];
