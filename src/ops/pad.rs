@@ -1,0 +1,499 @@
+//! Pad (spec/ops/pad.md): `Pad(operand, padding_value, padding_config)` with
+//! the config `{{low, high, interior}, ...}`, one triple per dimension.
+//!
+//! Operand element `i` lands at `low + i * (interior + 1)` in each dimension;
+//! everything else is the padding value; positions outside `0..size` (negative
+//! low or high) are cut off. The output is written once, row by row of its last
+//! dimension: a row that no operand row lands on is filled, and a row that one
+//! does is written left to right (padding, elements, the gaps between them),
+//! copying a contiguous stretch at once when there is no interior padding.
+//! Rows are split into tasks run in parallel above `GRAIN` elements. The operand
+//! is read in place through its strides (a transposed view is not copied first).
+
+use super::common::{internal, typed};
+use super::registry::{Checked, OpDef};
+use crate::ast::{ExprKind, Span};
+use crate::check::call::CallCtx;
+use crate::check::literal::flatten;
+use crate::diag::Diag;
+use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::kernels::alloc;
+use crate::kernels::strided::{GRAIN, Src, TASK, interrupt_error, interrupted};
+use crate::types::Type;
+use crate::value::literal::Atom;
+use crate::value::{Array, Elem, Nd, Value};
+use crate::with_array;
+use ndarray::{ArrayD, IxDyn};
+use rayon::prelude::*;
+use std::mem::MaybeUninit;
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/ops/pad.md");
+
+pub const OPS: &[OpDef] = &[OpDef {
+    name: "Pad",
+    aliases: &[],
+    signature: "Pad(operand, padding_value, padding_config)",
+    spec: SPEC,
+    rule,
+}];
+
+/// One dimension's padding: elements added before, after, and between elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DimPad {
+    pub low: i64,
+    pub high: i64,
+    pub interior: i64,
+}
+
+fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    let ops = cx.operands_alike(&[(0, "operand"), (1, "padding_value")], None)?;
+    let (o, v) = (&ops[0], &ops[1]);
+    let t = cx.array(o, "C1", "operand")?.clone();
+    let vt = cx.array(v, "C2", "padding_value")?.clone();
+    if vt.rank() != 0 || vt.elem != t.elem {
+        let what = if vt.rank() != 0 {
+            "a scalar"
+        } else {
+            "of the operand's element type"
+        };
+        return Err(cx
+            .err(
+                "C2",
+                format!(
+                    "padding_value must be a scalar of the operand's element type {}, found {vt}",
+                    t.elem
+                ),
+                v.span.clone(),
+            )
+            .with_label(format!("not {what}"))
+            .with_secondary(o.span.clone(), format!("{t}")));
+    }
+    let e = cx.require(Some(2), "padding_config")?;
+    let (cfg, spans) = read_config(cx, e, t.rank())?;
+    let mut dims = vec![];
+    for (k, (p, span)) in cfg.iter().zip(&spans).enumerate() {
+        if p.interior < 0 {
+            return Err(cx
+                .err(
+                    "C4",
+                    format!(
+                        "interior padding must be at least 0, found {} for dimension {k}",
+                        p.interior
+                    ),
+                    span.clone(),
+                )
+                .with_label("interior < 0")
+                .with_help("only edge padding (low, high) may be negative"));
+        }
+        let d = t.dims[k] as i128;
+        let size = d + p.low as i128 + p.high as i128 + (d - 1).max(0) * p.interior as i128;
+        if size < 0 {
+            return Err(cx
+                .err(
+                    "C5",
+                    format!(
+                        "dimension {k} would have size {} + {} + {} + {} * {} = {size}; sizes cannot be negative",
+                        p.low,
+                        d,
+                        p.high,
+                        (d - 1).max(0),
+                        p.interior
+                    ),
+                    span.clone(),
+                )
+                .with_label(format!("removes more than the {size_in} elements there are", size_in = size - p.low as i128 - p.high as i128))
+                .with_secondary(o.span.clone(), format!("{t}")));
+        }
+        let size = usize::try_from(size).map_err(|_| {
+            Diag::check(
+                "size",
+                format!("Pad: dimension {k} would have {size} elements, too many to count"),
+                span.clone(),
+            )
+        })?;
+        dims.push(size);
+    }
+    Ok(Checked {
+        ty: Type::array(t.elem, dims.clone()),
+        kernel: Arc::new(PadKernel {
+            cfg,
+            out_dims: dims,
+        }),
+    })
+}
+
+/// Reads `{{low, high, interior}, ...}` (C3: one triple per dimension), with the
+/// span of each triple for later errors.
+fn read_config(
+    cx: &CallCtx,
+    e: &crate::ast::Expr,
+    rank: usize,
+) -> Result<(Vec<DimPad>, Vec<Span>), Diag> {
+    let inner = match &e.kind {
+        ExprKind::Typed { value, .. } => value.as_ref(),
+        _ => e,
+    };
+    let example = match rank {
+        0 => "{}".to_string(),
+        r => format!("{{{}}}", vec!["{0, 0, 0}"; r].join(", ")),
+    };
+    let wrong = |what: String| {
+        cx.err("C3", what, e.span.clone())
+            .with_label(match rank {
+                0 => "a scalar takes {}".to_string(),
+                r => format!(
+                    "needs {}",
+                    crate::english::count(r, "{low, high, interior} triple")
+                ),
+            })
+            .with_help(format!("one triple per operand dimension, e.g. {example}"))
+    };
+    if !matches!(inner.kind, ExprKind::Brace(_) | ExprKind::Numbers(_)) {
+        return Err(cx
+            .err(
+                "attr",
+                "padding_config must be a literal list of {low, high, interior} triples",
+                e.span.clone(),
+            )
+            .with_help(format!("e.g. {example}")));
+    }
+    let flat = flatten(inner).map_err(|_| {
+        wrong("padding_config must be a list of {low, high, interior} triples".into())
+    })?;
+    let shape_ok = match flat.dims.as_slice() {
+        [0] => rank == 0,
+        [r, 3] => *r == rank,
+        _ => false,
+    };
+    if !shape_ok {
+        let found = match flat.dims.as_slice() {
+            [0] => "an empty list".to_string(),
+            [r, k] => format!("{} of {k} numbers", crate::english::count(*r, "entry")),
+            _ => "a list that is not of triples".to_string(),
+        };
+        return Err(wrong(format!(
+            "padding_config must have one {{low, high, interior}} triple per dimension of the rank-{rank} operand, found {found}"
+        )));
+    }
+    let mut vals = vec![];
+    let mut spans: Vec<Span> = vec![];
+    for (a, span) in flat.atoms() {
+        let v = match a {
+            Atom::Num {
+                text,
+                is_integer: true,
+                negative,
+            } => text
+                .parse::<i64>()
+                .ok()
+                .map(|v| if negative { -v } else { v }),
+            _ => None,
+        };
+        let Some(v) = v else {
+            return Err(cx
+                .err(
+                    "attr",
+                    "padding_config entries must be integers",
+                    span.clone(),
+                )
+                .with_label("not an integer"));
+        };
+        vals.push(v);
+        spans.push(span.clone());
+    }
+    let cfg = vals
+        .chunks(3)
+        .map(|c| DimPad {
+            low: c[0],
+            high: c[1],
+            interior: c[2],
+        })
+        .collect();
+    let triple_spans = spans.chunks(3).map(|c| c[0].start..c[2].end).collect();
+    Ok((cfg, triple_spans))
+}
+
+struct PadKernel {
+    cfg: Vec<DimPad>,
+    out_dims: Vec<usize>,
+}
+
+impl Kernel for PadKernel {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        let [Value::Array(a), Value::Array(v)] = args else {
+            return Err(internal("Pad expects an operand and a padding value"));
+        };
+        with_array!(a, x => {
+            let pv = typed(v)?
+                .iter()
+                .next()
+                .copied()
+                .ok_or_else(|| internal("Pad's padding value is empty"))?;
+            pad(x, pv, &self.cfg, &self.out_dims)
+        })
+        .map(Value::Array)
+    }
+}
+
+/// `x` padded with `pv` as `cfg` says, into an array of `out_dims`.
+pub fn pad<T: Elem + Send + Sync>(
+    x: &Nd<T>,
+    pv: T,
+    cfg: &[DimPad],
+    out_dims: &[usize],
+) -> Result<Array, KernelError> {
+    let rank = x.ndim();
+    if cfg.len() != rank || out_dims.len() != rank {
+        return Err(internal("Pad operand does not have the checked rank"));
+    }
+    if rank == 0 {
+        return Ok(T::wrap(x.clone()));
+    }
+    let n: usize = out_dims.iter().product();
+    let mut out: Vec<T> = alloc::output_vec(n);
+    if n > 0 {
+        let src = Src::of(x);
+        let width = out_dims[rank - 1];
+        let rows_per_task = (TASK / width).max(1);
+        let buf = &mut out.spare_capacity_mut()[..n];
+        let task = |(i, chunk): (usize, &mut [MaybeUninit<T>])| {
+            if interrupted() {
+                return Err(interrupt_error());
+            }
+            for (r, row) in chunk.chunks_mut(width).enumerate() {
+                let base = operand_row(
+                    i * rows_per_task + r,
+                    x.shape(),
+                    src.strides(),
+                    cfg,
+                    out_dims,
+                );
+                // SAFETY: `base` is the storage offset of an operand row (every
+                // index in range), and `write_row` reads only that row's elements.
+                unsafe { write_row(row, base, &src, x.shape()[rank - 1], cfg[rank - 1], pv) };
+            }
+            Ok(())
+        };
+        if n < GRAIN {
+            buf.chunks_mut(rows_per_task * width)
+                .enumerate()
+                .try_for_each(task)?;
+        } else {
+            buf.par_chunks_mut(rows_per_task * width)
+                .enumerate()
+                .try_for_each(task)?;
+        }
+        // SAFETY: every row of every chunk was written in full by `write_row`.
+        unsafe { out.set_len(n) };
+    }
+    ArrayD::from_shape_vec(IxDyn(out_dims), out)
+        .map(|a| T::wrap(a.into_shared()))
+        .map_err(|_| internal("Pad element count does not match its shape"))
+}
+
+/// The storage offset of the operand row that output row `r` holds, or `None`
+/// when that row is all padding (some outer index falls on no operand element).
+fn operand_row(
+    r: usize,
+    shape: &[usize],
+    strides: &[isize],
+    cfg: &[DimPad],
+    out_dims: &[usize],
+) -> Option<isize> {
+    let rank = shape.len();
+    let mut rest = r;
+    let mut off = 0isize;
+    for k in (0..rank - 1).rev() {
+        let pos = (rest % out_dims[k]) as i64;
+        rest /= out_dims[k];
+        let t = pos - cfg[k].low;
+        let step = cfg[k].interior + 1;
+        if t < 0 || t % step != 0 || t / step >= shape[k] as i64 {
+            return None;
+        }
+        off += (t / step) as isize * strides[k];
+    }
+    Some(off)
+}
+
+/// Writes one output row of the last dimension: the operand row at storage
+/// offset `base` (of `len` elements) spread out by `p`, or all padding.
+///
+/// # Safety
+/// `base` plus `j * stride` for `j < len` must be elements of `src`'s storage.
+unsafe fn write_row<T: Copy>(
+    row: &mut [MaybeUninit<T>],
+    base: Option<isize>,
+    src: &Src<T>,
+    len: usize,
+    p: DimPad,
+    pv: T,
+) {
+    let fill = |xs: &mut [MaybeUninit<T>]| {
+        for x in xs {
+            x.write(pv);
+        }
+    };
+    let Some(base) = base else {
+        fill(row);
+        return;
+    };
+    let width = row.len() as i64;
+    let stride = src.strides().last().copied().unwrap_or(1);
+    let step = p.interior + 1;
+    // The first operand element that lands inside the row, and where.
+    let mut j = if p.low >= 0 {
+        0
+    } else {
+        (-p.low + step - 1) / step
+    };
+    let mut at = p.low + j * step;
+    let mut c = 0i64;
+    while c < width {
+        if j < len as i64 && at == c {
+            // A run of elements: one when there is interior padding, else as many
+            // as fit (copied straight from a contiguous row).
+            let k = if step == 1 {
+                (len as i64 - j).min(width - c)
+            } else {
+                1
+            };
+            let dst = &mut row[c as usize..(c + k) as usize];
+            // SAFETY: elements j..j+k of the operand row (caller's contract).
+            unsafe {
+                let p0 = src.ptr().offset(base + j as isize * stride);
+                if stride == 1 {
+                    std::ptr::copy_nonoverlapping(p0, dst.as_mut_ptr() as *mut T, k as usize);
+                } else {
+                    for (i, d) in dst.iter_mut().enumerate() {
+                        d.write(*p0.offset(i as isize * stride));
+                    }
+                }
+            }
+            j += k;
+            at += k * step;
+            c += k;
+        } else {
+            let next = if j < len as i64 { at.min(width) } else { width };
+            fill(&mut row[c as usize..next as usize]);
+            c = next;
+        }
+    }
+}
+
+/// The reference form: each output element from its index (for tests).
+#[cfg(test)]
+fn reference<T: Copy>(
+    x: &ndarray::ArrayViewD<T>,
+    pv: T,
+    cfg: &[DimPad],
+    out_dims: &[usize],
+) -> ArrayD<T> {
+    ArrayD::from_shape_fn(IxDyn(out_dims), |idx| {
+        let mut src = vec![];
+        for (k, p) in cfg.iter().enumerate() {
+            let t = idx[k] as i64 - p.low;
+            let step = p.interior + 1;
+            if t < 0 || t % step != 0 || t / step >= x.shape()[k] as i64 {
+                return pv;
+            }
+            src.push((t / step) as usize);
+        }
+        x[IxDyn(&src)]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out_dims(shape: &[usize], cfg: &[DimPad]) -> Option<Vec<usize>> {
+        shape
+            .iter()
+            .zip(cfg)
+            .map(|(&d, p)| {
+                let d = d as i64;
+                usize::try_from(d + p.low + p.high + (d - 1).max(0) * p.interior).ok()
+            })
+            .collect()
+    }
+
+    fn check(x: Nd<i32>, cfg: &[DimPad]) {
+        let Some(dims) = out_dims(x.shape(), cfg) else {
+            return;
+        };
+        let want = reference(&x.view(), -1, cfg, &dims);
+        let got = pad(&x, -1, cfg, &dims).unwrap();
+        let got = i32::unwrap(&got).unwrap();
+        assert_eq!(got.shape(), want.shape(), "{cfg:?}");
+        assert!(got.iter().eq(want.iter()), "{cfg:?}");
+    }
+
+    #[test]
+    fn matches_reference() {
+        let a = ArrayD::from_shape_vec(IxDyn(&[3, 4]), (0..12).collect())
+            .unwrap()
+            .into_shared();
+        let t = a.clone().reversed_axes();
+        let mut stepped = ArrayD::from_shape_vec(IxDyn(&[6, 8]), (0..48).collect())
+            .unwrap()
+            .into_shared();
+        stepped.slice_each_axis_inplace(|_| ndarray::Slice::new(0, None, 2));
+        let vals = [-5i64, -2, -1, 0, 1, 3];
+        for x in [a, t, stepped] {
+            for &l0 in &vals {
+                for &h1 in &vals {
+                    for i0 in 0..3 {
+                        for i1 in 0..3 {
+                            let cfg = [
+                                DimPad {
+                                    low: l0,
+                                    high: 1,
+                                    interior: i0,
+                                },
+                                DimPad {
+                                    low: -l0,
+                                    high: h1,
+                                    interior: i1,
+                                },
+                            ];
+                            check(x.clone(), &cfg);
+                        }
+                    }
+                }
+            }
+        }
+        // Above the parallel grain, transposed.
+        let big = ArrayD::from_shape_vec(IxDyn(&[200, 300]), (0..60000).collect())
+            .unwrap()
+            .into_shared()
+            .reversed_axes();
+        check(
+            big,
+            &[
+                DimPad {
+                    low: 2,
+                    high: -3,
+                    interior: 1,
+                },
+                DimPad {
+                    low: -1,
+                    high: 4,
+                    interior: 0,
+                },
+            ],
+        );
+        let row = ArrayD::from_shape_vec(IxDyn(&[50000]), (0..50000).collect())
+            .unwrap()
+            .into_shared();
+        check(
+            row,
+            &[DimPad {
+                low: 7,
+                high: -9,
+                interior: 2,
+            }],
+        );
+    }
+}
