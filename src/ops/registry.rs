@@ -53,6 +53,8 @@ const MODULES: &[&[OpDef]] = &[
     super::reduce::OPS,
     super::reduce_window::OPS,
     super::select_and_scatter::OPS,
+    super::gather::OPS,
+    super::scatter::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -98,7 +100,6 @@ pub const NOT_YET: &[&str] = &[
     "DynamicUpdateSlice",
     "Erf",
     "Fft",
-    "Gather",
     "GetDimensionSize",
     "Imag",
     "Infeed",
@@ -114,7 +115,6 @@ pub const NOT_YET: &[&str] = &[
     "RngBitGenerator",
     "RngNormal",
     "RngUniform",
-    "Scatter",
     "Send",
     "SetDimensionSize",
     "Slice",
