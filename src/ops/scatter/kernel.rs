@@ -83,6 +83,10 @@ impl Plan {
             .map(|&u| self.update_dims[u])
             .collect();
         let nw: usize = wdims.iter().product();
+        if nw == 0 {
+            // Empty windows: nothing to apply (and the batch may be vast).
+            return Ok(());
+        }
         alloc::admit(nw.saturating_mul(16), &"Scatter's window offsets")?;
         let mut window: Vec<(usize, usize)> = Vec::with_capacity(nw);
         let mut pos = vec![0usize; wdims.len()];
