@@ -182,6 +182,7 @@ mod tests {
     use ndarray::{ArrayD, IxDyn};
 
     fn arr(dims: &[usize], f: impl Fn(&[usize]) -> f32) -> Nd<f32> {
+        use ndarray::Dimension;
         ArrayD::from_shape_fn(IxDyn(dims), |i| f(i.slice())).into_shared()
     }
 

@@ -61,6 +61,8 @@ const MODULES: &[&[OpDef]] = &[
     super::pad::OPS,
     super::bitcast_convert_type::OPS,
     super::reduce_precision::OPS,
+    super::gather::OPS,
+    super::scatter::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -102,7 +104,6 @@ pub const NOT_YET: &[&str] = &[
     "DotGeneral",
     "Erf",
     "Fft",
-    "Gather",
     "GetDimensionSize",
     "Imag",
     "Infeed",
@@ -115,7 +116,6 @@ pub const NOT_YET: &[&str] = &[
     "RngBitGenerator",
     "RngNormal",
     "RngUniform",
-    "Scatter",
     "Send",
     "SetDimensionSize",
     "TopK",
