@@ -30,56 +30,66 @@ pub fn run_serial<T: Copy, E>(
         None => return Ok(()),
     };
     let windows: usize = out_dims.iter().product();
-    let n = g.positions();
-    if windows == 0 || n == 0 {
+    if windows == 0 || g.positions() == 0 {
         return Ok(());
     }
-    // Row-major strides of the operand, and each window position's offset from
-    // the window's first element when the window lies wholly inside.
+    // Row-major strides of the operand.
     let mut stride = vec![1usize; r];
     for d in (0..r.saturating_sub(1)).rev() {
         stride[d] = stride[d + 1] * g.in_dims[d + 1];
     }
+    // Per dimension, the operand index of window position 0 (may be negative
+    // in the low padding) and the window positions that fall on operand
+    // elements. Padding is never selected, so only those positions are
+    // visited, in the same row-major order: a window far larger than the
+    // operand costs what the operand has, not what the window has.
+    let mut first = vec![0i128; r];
+    let mut k_lo = vec![0usize; r];
+    let mut k_hi = vec![0usize; r];
     let mut kidx = vec![0usize; r];
-    let rel: Vec<usize> = (0..n)
-        .map(|k| {
-            g.window_index(k, &mut kidx);
-            (0..r).map(|d| kidx[d] * stride[d]).sum()
-        })
-        .collect();
     let mut oidx = vec![0usize; r];
     for (w, &s) in src.iter().enumerate().take(windows) {
         if w % 4096 == 0 {
             interrupted()?;
         }
-        // Inside: every dimension's window starts at or after the low padding
-        // and ends before the operand does.
-        let mut inside = true;
-        let mut base = 0usize;
+        let mut empty = false;
         for d in 0..r {
-            let p0 = oidx[d] * g.strides[d];
-            let lo = g.padding[d].0;
-            if p0 < lo || p0 - lo + g.window[d] > g.in_dims[d] {
-                inside = false;
+            let f = (oidx[d] as i128) * (g.strides[d] as i128) - g.padding[d].0 as i128;
+            let lo = (-f).max(0);
+            let hi = (g.in_dims[d] as i128 - f).min(g.window[d] as i128);
+            first[d] = f;
+            if hi <= lo {
+                empty = true;
                 break;
             }
-            base += (p0 - lo) * stride[d];
+            k_lo[d] = lo as usize;
+            k_hi[d] = hi as usize;
         }
         let mut chosen: Option<usize> = None;
-        for k in 0..n {
-            let at = if inside {
-                base + rel[k]
-            } else {
-                match g.source_offset(&oidx, k, &mut kidx) {
-                    Some(o) => o,
-                    None => continue,
+        if !empty {
+            kidx.copy_from_slice(&k_lo);
+            'positions: loop {
+                let at: usize = (0..r)
+                    .map(|d| (first[d] + kidx[d] as i128) as usize * stride[d])
+                    .sum();
+                chosen = match chosen {
+                    None => Some(at),
+                    Some(c) if select(x[c], x[at])? => Some(c),
+                    Some(_) => Some(at),
+                };
+                let mut d = r;
+                loop {
+                    if d == 0 {
+                        break 'positions;
+                    }
+                    d -= 1;
+                    kidx[d] += 1;
+                    if kidx[d] < k_hi[d] {
+                        break;
+                    }
+                    kidx[d] = k_lo[d];
                 }
-            };
-            chosen = match chosen {
-                None => Some(at),
-                Some(c) if select(x[c], x[at])? => Some(c),
-                Some(_) => Some(at),
-            };
+            }
         }
         if let Some(c) = chosen {
             out[c] = scatter(out[c], s)?;

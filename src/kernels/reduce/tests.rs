@@ -602,3 +602,21 @@ fn timing() {
         scatter::run_parallel(&g, &xw, &src, &mut o2, &ge, &add).unwrap();
     });
 }
+
+#[test]
+fn select_and_scatter_visits_only_operand_positions() {
+    // A window of 2^40 positions with SAME padding over 3 elements: every
+    // window covers the whole operand (padding is never selected), so each
+    // source value lands on the maximum. Visiting every window position (or
+    // tabulating them) would take hours or terabytes.
+    let w = 1usize << 40;
+    let pad = window::same_padding(3, w, 1, 1, 1).unwrap();
+    let g = geom(&[3], &[w], &[1], &[1], &[1], &[pad]);
+    assert_eq!(g.out_dims(), Some(vec![3]));
+    let x = [1.0f32, 7.0, 3.0];
+    let src = [10.0f32, 20.0, 40.0];
+    let ge = |a: f32, b: f32| a >= b;
+    let mut out = vec![0.0f32; 3];
+    scatter::run_parallel(&g, &x, &src, &mut out, &ge, &add).unwrap();
+    assert_eq!(out, [0.0, 70.0, 0.0]);
+}
