@@ -9,49 +9,15 @@
 //!
 //! Run: `cargo bench -p xlet-bench --bench concatenate` (not run in CI).
 
+mod common;
+
+use common::{bind, compiled, data};
 use criterion::{Criterion, criterion_group, criterion_main};
-use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
-use xlet::value::{Array, Value};
-
-fn data(dims: &[usize], seed: u32) -> Value {
-    let n: usize = dims.iter().product();
-    let mut s = seed.wrapping_mul(2654435761).wrapping_add(1);
-    let v: Vec<f32> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s >> 8) as f32 / (1u32 << 24) as f32 - 0.5
-        })
-        .collect();
-    Value::Array(Array::from_nd(
-        ArrayD::from_shape_vec(IxDyn(dims), v).unwrap(),
-    ))
-}
-
-fn bind(s: &mut Session, name: &str, v: Value) {
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks one expression and returns a closure that evaluates it.
-fn compiled<'s>(s: &'s Session, expr: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    move || eval_top(&e, &s.env).unwrap()
-}
 
 /// A plain copy of `src` into a fresh buffer, as the output of an op is made.
 fn copy_fresh(src: &[f32], parallel: bool) -> Vec<f32> {

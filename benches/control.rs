@@ -14,7 +14,6 @@ use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
 use xlet::session::Session;
-use xlet::value::Value;
 
 const SEED: &str = "let constant_vector = f32[10] {0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5}
 comp condition(result: (s32, f32[10])) -> pred { GetTupleElement(result, 0) < 1000 }

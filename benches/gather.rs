@@ -8,26 +8,16 @@
 //!
 //! Run: `cargo bench -p xlet-bench --bench gather` (not run in CI).
 
+mod common;
+
+use common::{bind, compiled, stream};
 use criterion::{Criterion, criterion_group, criterion_main};
 use ndarray::{ArrayD, IxDyn};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
-use xlet::eval::eval_top;
-use xlet::ir::StmtKind;
 use xlet::session::Session;
 use xlet::value::{Array, Value};
-
-/// A fixed pseudo-random stream (xorshift).
-fn stream(seed: u32) -> impl FnMut() -> u32 {
-    let mut s = seed.wrapping_mul(2654435761).wrapping_add(1);
-    move || {
-        s ^= s << 13;
-        s ^= s >> 17;
-        s ^= s << 5;
-        s
-    }
-}
 
 fn table(rows: usize, cols: usize) -> Value {
     let mut r = stream(1);
@@ -47,24 +37,6 @@ fn indices(n: usize, below: u32) -> Value {
     ))
 }
 
-fn bind(s: &mut Session, name: &str, v: Value) {
-    s.types.globals.insert(name.to_string(), v.ty());
-    s.env.values.insert(name.to_string(), v);
-}
-
-/// Checks one expression and returns a closure that evaluates it.
-fn compiled<'s>(s: &'s mut Session, expr: &str) -> impl Fn() -> Value + 's {
-    let (prog, _) = s
-        .check(expr)
-        .unwrap_or_else(|f| panic!("{expr}: {:?}", f.diags));
-    let e = match &prog.stmts[0].kind {
-        StmtKind::Print(e) => e.clone(),
-        _ => panic!("not an expression"),
-    };
-    let s: &'s Session = s;
-    move || eval_top(&e, &s.env).unwrap()
-}
-
 fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("gather");
     g.sample_size(50).measurement_time(Duration::from_secs(5));
@@ -74,7 +46,7 @@ fn benches(c: &mut Criterion) {
     bind(&mut s, "U", table(8192, 256));
     {
         let f = compiled(
-            &mut s,
+            &s,
             "Gather(X, I, offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1, 256})",
         );
         g.bench_function("gather_rows_8192_of_f32_50000x256", |b| {
@@ -83,7 +55,7 @@ fn benches(c: &mut Criterion) {
     }
     {
         let f = compiled(
-            &mut s,
+            &s,
             "Scatter(X, I, U, add, update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1)",
         );
         g.bench_function("scatter_add_rows_8192_into_f32_50000x256", |b| {

@@ -9,30 +9,12 @@
 
 mod common;
 
-use common::{bind, compiled};
+use common::{bind, compiled, data};
 use criterion::{Criterion, criterion_group, criterion_main};
-use ndarray::{ArrayD, IxDyn};
 use std::hint::black_box;
 use std::time::Duration;
 use xlet::check::Limits;
 use xlet::session::Session;
-use xlet::value::{Array, Value};
-
-fn data(dims: &[usize], seed: u32) -> Value {
-    let n: usize = dims.iter().product();
-    let mut s = seed.wrapping_mul(2654435761).wrapping_add(1);
-    let v: Vec<f32> = (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 17;
-            s ^= s << 5;
-            (s >> 8) as f32 / (1u32 << 24) as f32 - 0.5
-        })
-        .collect();
-    Value::Array(Array::from_nd(
-        ArrayD::from_shape_vec(IxDyn(dims), v).unwrap(),
-    ))
-}
 
 fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("reduce");

@@ -58,3 +58,26 @@ pub fn best_ms<R>(runs: usize, f: impl Fn() -> R) -> f64 {
         })
         .fold(f64::INFINITY, f64::min)
 }
+
+/// A fixed pseudo-random stream (xorshift32), so every run binds the same data.
+pub fn stream(seed: u32) -> impl FnMut() -> u32 {
+    let mut s = seed.wrapping_mul(2654435761).wrapping_add(1);
+    move || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        s
+    }
+}
+
+/// An f32 array of the given shape, uniform in [-0.5, 0.5), from `stream(seed)`.
+pub fn data(dims: &[usize], seed: u32) -> Value {
+    let n: usize = dims.iter().product();
+    let mut r = stream(seed);
+    let v: Vec<f32> = (0..n)
+        .map(|_| (r() >> 8) as f32 / (1u32 << 24) as f32 - 0.5)
+        .collect();
+    Value::Array(xlet::value::Array::from_nd(
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(dims), v).unwrap(),
+    ))
+}
