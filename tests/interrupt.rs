@@ -67,4 +67,26 @@ fn a_long_kernel_stops_when_interrupted() {
     let d = r.err().expect("the op ran to the end despite Ctrl-C");
     assert_eq!(d.code, "interrupted");
     assert!(took < Duration::from_secs(2), "stopped only after {took:?}");
+
+    // 3. One output whose window is 2^32 positions long (almost all padding,
+    // each reduced with the init value): a single fold runs for minutes, and
+    // must check the flag inside, not only between outputs.
+    let (prog, _) = s
+        .check("ReduceWindow(f32[3] {1, 2, 3}, 0, add, {4294967296}, {1}, SAME)")
+        .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let StmtKind::Print(e) = &prog.stmts[0].kind else {
+        panic!("not an expression")
+    };
+    let setter = std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(200));
+        INTERRUPTED.store(true, Ordering::SeqCst);
+    });
+    let start = Instant::now();
+    let r = eval_top(e, &s.env);
+    let took = start.elapsed();
+    setter.join().unwrap();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    let d = r.err().expect("the window ran to the end despite Ctrl-C");
+    assert_eq!(d.code, "interrupted");
+    assert!(took < Duration::from_secs(3), "stopped only after {took:?}");
 }

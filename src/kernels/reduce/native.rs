@@ -240,7 +240,7 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
     out: &mut [T],
     sc: &mut Scratch<T>,
     f: &F,
-) -> bool {
+) -> Result<bool, KernelError> {
     let w = out.len();
     let mut tree: Tree<Vec<T>> = Tree::new();
     let mut g = |mut a: Vec<T>, b: Vec<T>| {
@@ -251,6 +251,11 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
     };
     let single = b1 - b0 == 1;
     for b in b0..b1 {
+        // One window can be billions of positions long (a huge window over
+        // padding): Ctrl-C must not wait for it.
+        if b % 4096 == 4095 && interrupted() {
+            return Err(interrupt_error());
+        }
         let start = b * BLOCK;
         let len = (n - start).min(BLOCK);
         if len == 0 {
@@ -277,17 +282,17 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
         }
         if single {
             out.copy_from_slice(&acc[..w]);
-            return true;
+            return Ok(true);
         }
         never(tree.push(1, acc[..w].to_vec(), &mut g));
     }
-    match never(tree.finish(None, &mut g)) {
+    Ok(match never(tree.finish(None, &mut g)) {
         Some(r) => {
             out.copy_from_slice(&r);
             true
         }
         None => false,
-    }
+    })
 }
 
 /// Outputs per tile of the column kernel: the 16 lane rows (16 KiB) stay in L1.
@@ -321,7 +326,7 @@ pub fn columns<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync, R: ElemRows<T>>(
             || Scratch::new(w, init),
             |sc, (t, o)| {
                 Check::Interrupts.now()?;
-                if fold_tile(rows, n, (0, nblocks), t * w, o, sc, f) {
+                if fold_tile(rows, n, (0, nblocks), t * w, o, sc, f)? {
                     o.iter_mut().for_each(|v| *v = f(init, *v));
                 } else {
                     o.iter_mut().for_each(|v| *v = init);
@@ -343,7 +348,7 @@ pub fn columns<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync, R: ElemRows<T>>(
                 let c0 = t * w;
                 let mut part = vec![init; w.min(m - c0)];
                 let b1 = ((s + 1) * seg).min(nblocks);
-                let some = fold_tile(rows, n, (s * seg, b1), c0, &mut part, sc, f);
+                let some = fold_tile(rows, n, (s * seg, b1), c0, &mut part, sc, f)?;
                 Ok(some.then_some(part))
             },
         )

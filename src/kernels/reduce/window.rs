@@ -273,7 +273,7 @@ pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
                         r /= outer_dims[d];
                     }
                     let rows = WindowRows { g, x, init, outer };
-                    if fold_tile(&rows, n, (0, nblocks), 0, row, sc, f) {
+                    if fold_tile(&rows, n, (0, nblocks), 0, row, sc, f)? {
                         row.iter_mut().for_each(|v| *v = f(init, *v));
                     } else {
                         row.fill(init);
