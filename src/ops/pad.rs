@@ -20,7 +20,6 @@ use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::kernels::alloc;
 use crate::kernels::strided::{GRAIN, Src, TASK, interrupt_error, interrupted};
 use crate::types::Type;
-use crate::value::literal::Atom;
 use crate::value::{Array, Elem, Nd, Value};
 use crate::with_array;
 use ndarray::{ArrayD, IxDyn};
@@ -179,17 +178,7 @@ fn read_config(
     let mut vals = vec![];
     let mut spans: Vec<Span> = vec![];
     for (a, span) in flat.atoms() {
-        let v = match a {
-            Atom::Num {
-                text,
-                is_integer: true,
-                negative,
-            } => text
-                .parse::<i64>()
-                .ok()
-                .map(|v| if negative { -v } else { v }),
-            _ => None,
-        };
+        let v = a.integer();
         let Some(v) = v else {
             return Err(cx
                 .err(

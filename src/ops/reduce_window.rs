@@ -26,7 +26,6 @@ use crate::kernels::reduce::native::ElemRows;
 use crate::kernels::reduce::order;
 use crate::kernels::reduce::window::{Geometry, WindowRows, reduce_window, same_padding};
 use crate::types::ElemType;
-use crate::value::literal::Atom;
 use crate::value::{Array, Elem, Nd, Value};
 use crate::with_array;
 use ndarray::IxDyn;
@@ -151,17 +150,7 @@ fn padding(cx: &mut CallCtx, pos: usize, rank: usize, c: &str) -> Result<Padding
     }
     let mut vals = vec![];
     for (a, span) in flat.atoms() {
-        let v = match a {
-            Atom::Num {
-                text,
-                is_integer: true,
-                negative,
-            } => text
-                .parse::<i64>()
-                .ok()
-                .map(|v| if negative { -v } else { v }),
-            _ => None,
-        };
+        let v = a.integer();
         match v {
             Some(v) if v >= 0 => vals.push(v as usize),
             Some(v) => {

@@ -17,6 +17,21 @@ pub enum Atom<'a> {
 }
 
 impl Atom<'_> {
+    /// The value of an integer literal that fits in 64 bits (magnitude and sign
+    /// read apart, as static attributes are); None for anything else.
+    pub fn integer(&self) -> Option<i64> {
+        match self {
+            Atom::Num {
+                text,
+                is_integer: true,
+                negative,
+            } => text
+                .parse::<i64>()
+                .ok()
+                .map(|v| if *negative { -v } else { v }),
+            _ => None,
+        }
+    }
     pub fn is_float_text(&self) -> bool {
         matches!(
             self,
