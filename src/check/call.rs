@@ -298,6 +298,22 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// A static element type: `f32`.
     pub fn elem_type(&mut self, pos: Option<usize>, name: &str) -> Result<Attr<ElemType>, Diag> {
         let e = self.require(pos, name)?;
+        self.elem_type_of(e, name)
+    }
+
+    /// An optional static element type (`preferred_element_type=f32`).
+    pub fn opt_elem_type(
+        &mut self,
+        pos: Option<usize>,
+        name: &str,
+    ) -> Result<Option<Attr<ElemType>>, Diag> {
+        match self.take(pos, name)? {
+            Some(e) => self.elem_type_of(e, name).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn elem_type_of(&self, e: &Expr, name: &str) -> Result<Attr<ElemType>, Diag> {
         match &e.kind {
             ExprKind::Type(t) => match &t.kind {
                 TypeExprKind::Array { elem, dims: None } => Ok(Attr {

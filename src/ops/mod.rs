@@ -15,6 +15,8 @@ pub mod compare;
 pub mod concatenate;
 pub mod conditional;
 pub mod convert_element_type;
+pub mod dot;
+pub mod dot_general;
 pub mod dynamic_slice;
 pub mod dynamic_update_slice;
 pub mod gather;

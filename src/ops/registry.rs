@@ -63,6 +63,8 @@ const MODULES: &[&[OpDef]] = &[
     super::reduce_precision::OPS,
     super::gather::OPS,
     super::scatter::OPS,
+    super::dot::OPS,
+    super::dot_general::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -100,8 +102,6 @@ pub const NOT_YET: &[&str] = &[
     "ConvWithGeneralPadding",
     "CrossReplicaSum",
     "CustomCall",
-    "Dot",
-    "DotGeneral",
     "Erf",
     "Fft",
     "GetDimensionSize",

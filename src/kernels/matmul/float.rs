@@ -2,7 +2,8 @@
 //!
 //! gemm computes `dst = alpha·dst + beta·lhs·rhs` on strided operands (it
 //! packs them into its microkernel's layout itself, so transposed views cost
-//! nothing extra). We ask for `dst = lhs·rhs` without reading `dst`.
+//! nothing extra). We ask for `dst = lhs·rhs`, or `dst + lhs·rhs` when accumulating (alpha is
+//! then 1; gemm does not read `dst` at all when told not to).
 
 use super::{DotElem, Mat};
 use crate::ir::KernelError;
@@ -20,7 +21,7 @@ macro_rules! gemm_float {
             fn mac(acc: Self, a: Self, b: Self) -> Self {
                 acc + a * b
             }
-            fn product(out: &mut [Self], lhs: Mat<Self>, rhs: Mat<Self>, parallel: bool)
+            fn product(out: &mut [Self], lhs: Mat<Self>, rhs: Mat<Self>, parallel: bool, accumulate: bool)
                 -> Result<(), KernelError>
             {
                 let (m, k, n) = (lhs.rows, lhs.cols, rhs.cols);
@@ -37,10 +38,10 @@ macro_rules! gemm_float {
                 unsafe {
                     gemm::gemm(
                         m, n, k,
-                        out.as_mut_ptr(), 1, n as isize, false,
+                        out.as_mut_ptr(), 1, n as isize, accumulate,
                         lhs.ptr, lhs.cs, lhs.rs,
                         rhs.ptr, rhs.cs, rhs.rs,
-                        0.0, 1.0, false, false, false, par,
+                        1.0, 1.0, false, false, false, par,
                     );
                 }
                 Ok(())

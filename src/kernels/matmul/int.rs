@@ -4,17 +4,19 @@
 //! of accumulators that the compiler keeps in vector registers while the
 //! contracted dimension streams past: per step, one row of `COLS` rhs
 //! elements is loaded once and used by `ROWS` rows. Tiles are visited column
-//! strip by column strip, so one strip of rhs (k x `COLS`) stays in cache
-//! while every row of the task passes over it. Arithmetic is the type's own
+//! strip by column strip; a piece of the strip (`KC` x `COLS`) is packed into
+//! a contiguous buffer that stays in L1 while every row of the task passes
+//! over it. Arithmetic is the type's own
 //! `mac` (wrapping for integers), so results are exact in the type.
 
 use super::{DotElem, Mat};
 use crate::ir::KernelError;
-use crate::kernels::alloc;
 use rayon::prelude::*;
 
 const ROWS: usize = 4;
 const COLS: usize = 32;
+/// Steps of the contracted dimension packed at a time (a 32 KiB strip for s32).
+const KC: usize = 256;
 /// Below this many multiply-adds a product runs on one thread.
 const PARALLEL_MACS: usize = 1 << 18;
 
@@ -26,10 +28,10 @@ macro_rules! int_dot {
             fn mac(acc: Self, a: Self, b: Self) -> Self {
                 acc.wrapping_add(a.wrapping_mul(b))
             }
-            fn product(out: &mut [Self], lhs: Mat<Self>, rhs: Mat<Self>, parallel: bool)
+            fn product(out: &mut [Self], lhs: Mat<Self>, rhs: Mat<Self>, parallel: bool, accumulate: bool)
                 -> Result<(), KernelError>
             {
-                product(out, lhs, rhs, parallel)
+                product(out, lhs, rhs, parallel, accumulate)
             }
         }
     )*};
@@ -47,8 +49,9 @@ impl DotElem for bool {
         lhs: Mat<Self>,
         rhs: Mat<Self>,
         parallel: bool,
+        accumulate: bool,
     ) -> Result<(), KernelError> {
-        product(out, lhs, rhs, parallel)
+        product(out, lhs, rhs, parallel, accumulate)
     }
 }
 
@@ -57,28 +60,9 @@ fn product<T: DotElem>(
     lhs: Mat<T>,
     rhs: Mat<T>,
     parallel: bool,
+    accumulate: bool,
 ) -> Result<(), KernelError> {
     let (m, k, n) = (lhs.rows, lhs.cols, rhs.cols);
-    // The tiles read rhs rows as contiguous runs: copy it when its rows are not.
-    let packed: Vec<T>;
-    let rhs = if rhs.cs == 1 {
-        rhs
-    } else {
-        let ty = crate::types::ArrayType::new(T::ELEM, vec![k, n]);
-        let mut v = alloc::try_output_vec::<T>(k * n, &ty)?;
-        for p in 0..k {
-            // SAFETY: p < k and j < n index inside the view.
-            v.extend((0..n).map(|j| unsafe { rhs.at(p, j) }));
-        }
-        packed = v;
-        Mat {
-            ptr: packed.as_ptr(),
-            rows: k,
-            cols: n,
-            rs: n as isize,
-            cs: 1,
-        }
-    };
     let threads = rayon::current_num_threads();
     let macs = m.saturating_mul(n).saturating_mul(k);
     if parallel && threads > 1 && macs >= PARALLEL_MACS && m > ROWS {
@@ -86,39 +70,66 @@ fn product<T: DotElem>(
         let per_task = m.div_ceil(threads * 4).next_multiple_of(ROWS);
         out.par_chunks_mut(per_task * n)
             .enumerate()
-            .for_each(|(t, o)| rows_block(o, lhs.rows_from(t * per_task, o.len() / n), rhs));
+            .for_each(|(t, o)| {
+                rows_block(o, lhs.rows_from(t * per_task, o.len() / n), rhs, accumulate)
+            });
     } else {
-        rows_block(out, lhs, rhs);
+        rows_block(out, lhs, rhs, accumulate);
     }
     Ok(())
 }
 
-/// `out` (lhs.rows x n, row-major) = lhs · rhs, where rhs rows are contiguous.
-fn rows_block<T: DotElem>(out: &mut [T], lhs: Mat<T>, rhs: Mat<T>) {
-    let (m, n) = (lhs.rows, rhs.cols);
+/// `out` (lhs.rows x n, row-major) = lhs · rhs, or += when `acc`.
+///
+/// Column strip by column strip, and within a strip `KC` steps of the
+/// contracted dimension at a time, the strip's piece of rhs is first copied
+/// into a small contiguous buffer: rhs rows a page apart would otherwise all
+/// fall into the same few cache sets and be fetched from memory again for
+/// every group of rows.
+fn rows_block<T: DotElem>(out: &mut [T], lhs: Mat<T>, rhs: Mat<T>, acc: bool) {
+    let (m, k, n) = (lhs.rows, lhs.cols, rhs.cols);
     let full_rows = m - m % ROWS;
+    let mut strip: Vec<[T; COLS]> = Vec::with_capacity(KC.min(k));
     let mut j = 0;
     while j + COLS <= n {
-        for i in (0..full_rows).step_by(ROWS) {
-            tile(out, i, j, lhs, rhs);
+        for k0 in (0..k).step_by(KC) {
+            let kl = KC.min(k - k0);
+            let (lhs_k, rhs_k) = (lhs.cols_from(k0, kl), rhs.rows_from(k0, kl));
+            strip.clear();
+            // SAFETY: p < kl rows and j + c < n columns of rhs_k.
+            strip.extend((0..kl).map(|p| std::array::from_fn(|c| unsafe { rhs_k.at(p, j + c) })));
+            let add = acc || k0 > 0;
+            for i in (0..full_rows).step_by(ROWS) {
+                tile(out, i, j, lhs_k, &strip, n, add);
+            }
+            edge(out, full_rows..m, j..j + COLS, lhs_k, rhs_k, add);
         }
-        edge(out, full_rows..m, j..j + COLS, lhs, rhs);
         j += COLS;
     }
-    edge(out, 0..m, j..n, lhs, rhs);
+    edge(out, 0..m, j..n, lhs, rhs, acc);
 }
 
-/// One `ROWS` x `COLS` tile of the result, accumulated in registers.
+/// One `ROWS` x `COLS` tile of the result, accumulated in registers over the
+/// packed strip (`lhs.cols` steps of the contracted dimension).
 #[inline(always)]
-fn tile<T: DotElem>(out: &mut [T], i: usize, j: usize, lhs: Mat<T>, rhs: Mat<T>) {
-    let n = rhs.cols;
+fn tile<T: DotElem>(
+    out: &mut [T],
+    i: usize,
+    j: usize,
+    lhs: Mat<T>,
+    strip: &[[T; COLS]],
+    n: usize,
+    add: bool,
+) {
     let mut acc = [[T::ZERO; COLS]; ROWS];
-    for p in 0..lhs.cols {
-        // SAFETY: p < k and j + COLS <= n, and rhs rows are contiguous (cs 1).
-        let b: &[T; COLS] =
-            unsafe { &*(rhs.ptr.offset(p as isize * rhs.rs + j as isize) as *const [T; COLS]) };
+    if add {
         for (r, acc_r) in acc.iter_mut().enumerate() {
-            // SAFETY: i + r < lhs.rows (a full tile), p < k.
+            acc_r.copy_from_slice(&out[(i + r) * n + j..][..COLS]);
+        }
+    }
+    for (p, b) in strip.iter().enumerate() {
+        for (r, acc_r) in acc.iter_mut().enumerate() {
+            // SAFETY: i + r < lhs.rows (a full tile), p < lhs.cols.
             let a = unsafe { lhs.at(i + r, p) };
             for c in 0..COLS {
                 acc_r[c] = T::mac(acc_r[c], a, b[c]);
@@ -137,11 +148,12 @@ fn edge<T: DotElem>(
     cols: std::ops::Range<usize>,
     lhs: Mat<T>,
     rhs: Mat<T>,
+    add: bool,
 ) {
     let n = rhs.cols;
     for i in rows {
         for j in cols.clone() {
-            let mut acc = T::ZERO;
+            let mut acc = if add { out[i * n + j] } else { T::ZERO };
             for p in 0..lhs.cols {
                 // SAFETY: i < m, p < k, j < n.
                 acc = T::mac(acc, unsafe { lhs.at(i, p) }, unsafe { rhs.at(p, j) });

@@ -63,6 +63,15 @@ impl<T> Mat<T> {
         unsafe { *self.ptr.offset(i as isize * self.rs + j as isize * self.cs) }
     }
 
+    /// Columns `c0..c0 + n` of this matrix.
+    fn cols_from(&self, c0: usize, n: usize) -> Mat<T> {
+        Mat {
+            ptr: self.ptr.wrapping_offset(c0 as isize * self.cs),
+            cols: n,
+            ..*self
+        }
+    }
+
     /// Rows `r0..r0 + n` of this matrix.
     fn rows_from(&self, r0: usize, n: usize) -> Mat<T> {
         Mat {
@@ -79,18 +88,23 @@ impl<T> Mat<T> {
 pub trait DotElem: Elem + Copy + Send + Sync + PartialEq + 'static {
     const ZERO: Self;
     fn mac(acc: Self, a: Self, b: Self) -> Self;
-    /// `out = lhs · rhs` for one block of rows (the shapes are checked, k > 0).
+    /// `out = lhs · rhs` (or `out += lhs · rhs` when `accumulate`) for one
+    /// block (the shapes are checked, k > 0).
     fn product(
         out: &mut [Self],
         lhs: Mat<Self>,
         rhs: Mat<Self>,
         parallel: bool,
+        accumulate: bool,
     ) -> Result<(), KernelError>;
 }
 
 /// About this many multiply-adds run between two checks for Ctrl-C (a
 /// 1024³ f32 product is four checks, a few ms each).
 const FLOPS_PER_CHECK: usize = 1 << 28;
+
+/// The shortest slice of the contracted dimension a block is cut into.
+const MIN_K_SLICE: usize = 256;
 
 /// `out` (an m x n row-major buffer, overwritten) = `lhs` (m x k) · `rhs` (k x n).
 /// `parallel`: use the rayon pool inside this product (false when the caller
@@ -100,6 +114,17 @@ pub fn matmul<T: DotElem>(
     lhs: Mat<T>,
     rhs: Mat<T>,
     parallel: bool,
+) -> Result<(), KernelError> {
+    matmul_in_blocks(out, lhs, rhs, parallel, FLOPS_PER_CHECK)
+}
+
+/// `matmul` with blocks of about `flops` multiply-adds (tests make them tiny).
+fn matmul_in_blocks<T: DotElem>(
+    out: &mut [T],
+    lhs: Mat<T>,
+    rhs: Mat<T>,
+    parallel: bool,
+    flops: usize,
 ) -> Result<(), KernelError> {
     let (m, k, n) = (lhs.rows, lhs.cols, rhs.cols);
     if rhs.rows != k || m.checked_mul(n) != Some(out.len()) {
@@ -113,16 +138,32 @@ pub fn matmul<T: DotElem>(
         out.fill(T::ZERO);
         return Ok(());
     }
-    // Rows per block so that each block is about FLOPS_PER_CHECK; at least 64
-    // rows, so that gemm still gets blocks worth packing.
+    // Blocks of about `flops` multiply-adds, with a Ctrl-C check
+    // between them: whole rows (at least 64, so that gemm still gets blocks
+    // worth packing), and when even those are too long (a huge contracted
+    // dimension), slices of the contracted dimension added up in order. The
+    // blocking depends on the shapes only, so the summation order does too.
     let per_row = n.saturating_mul(k).max(1);
-    let rows = (FLOPS_PER_CHECK / per_row).max(64).min(m);
+    let rows = (flops / per_row).max(64).min(m);
+    let kc = (flops / rows.saturating_mul(n).max(1))
+        .max(MIN_K_SLICE)
+        .min(k);
     for (b, out_rows) in out.chunks_mut(rows * n).enumerate() {
-        if interrupted() {
-            return Err(interrupt_error());
-        }
         let r = out_rows.len() / n;
-        T::product(out_rows, lhs.rows_from(b * rows, r), rhs, parallel)?;
+        let lhs_rows = lhs.rows_from(b * rows, r);
+        for k0 in (0..k).step_by(kc) {
+            if interrupted() {
+                return Err(interrupt_error());
+            }
+            let kl = kc.min(k - k0);
+            T::product(
+                out_rows,
+                lhs_rows.cols_from(k0, kl),
+                rhs.rows_from(k0, kl),
+                parallel,
+                k0 > 0,
+            )?;
+        }
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! The fast paths against the plain loop, on every layout a view can have.
 
-use super::{DotElem, Mat, matmul, reference};
+use super::{DotElem, Mat, matmul, matmul_in_blocks, reference};
 use ndarray::{Array2, ArrayView2, Axis, s};
 
 /// A small deterministic generator (the tests need variety, not quality).
@@ -218,4 +218,32 @@ fn results_do_not_depend_on_the_thread_count() {
     let one = run(1, false);
     assert_eq!(one, run(2, true));
     assert_eq!(one, run(3, true));
+}
+
+#[test]
+fn blocks_of_rows_and_of_the_contracted_dimension_add_up() {
+    // Blocks of 64 multiply-adds: 100 rows cut into blocks of 64 and 36,
+    // and k = 600 into slices of 256, 256 and 88 that accumulate in order.
+    let (m, k, n) = (100, 600, 3);
+    let a = Array2::from_shape_vec(
+        (m, k),
+        values(m * k, 7).into_iter().map(|v| v as i32).collect(),
+    )
+    .unwrap();
+    let b = Array2::from_shape_vec(
+        (k, n),
+        values(k * n, 8).into_iter().map(|v| v as i32).collect(),
+    )
+    .unwrap();
+    let want = reference(Mat::of(&a.view()), Mat::of(&b.view()));
+    let mut out = vec![0i32; m * n];
+    matmul_in_blocks(&mut out, Mat::of(&a.view()), Mat::of(&b.t().t()), true, 64).unwrap();
+    assert_eq!(out, want);
+    // Floats in small integers: every partial sum is exact, so blocks must agree.
+    let af = a.mapv(|x| (x % 9) as f32);
+    let bf = b.mapv(|x| (x % 5) as f32);
+    let want = reference(Mat::of(&af.view()), Mat::of(&bf.view()));
+    let mut out = vec![0f32; m * n];
+    matmul_in_blocks(&mut out, Mat::of(&af.view()), Mat::of(&bf.view()), true, 64).unwrap();
+    assert_eq!(out, want);
 }
