@@ -63,6 +63,9 @@ const MODULES: &[&[OpDef]] = &[
     super::reduce_precision::OPS,
     super::gather::OPS,
     super::scatter::OPS,
+    super::conv::OPS,
+    super::conv_with_general_padding::OPS,
+    super::conv_general_dilated::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -95,9 +98,6 @@ pub const NOT_YET: &[&str] = &[
     "CollectivePermute",
     "Complex",
     "CompositeCall",
-    "Conv",
-    "ConvGeneralDilated",
-    "ConvWithGeneralPadding",
     "CrossReplicaSum",
     "CustomCall",
     "Dot",

@@ -1,0 +1,1 @@
+//! Fast path against the reference loop (in f64), checker messages.
