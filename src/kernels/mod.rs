@@ -3,6 +3,7 @@
 pub mod alloc;
 pub mod fused;
 pub mod math;
+pub mod matmul;
 pub mod reduce;
 pub mod sort;
 pub mod strided;
