@@ -9,6 +9,7 @@
 
 pub mod check;
 pub mod dims;
+pub mod fast;
 pub mod geometry;
 pub mod reference;
 pub mod rules;
@@ -21,6 +22,7 @@ use crate::check::call::CallCtx;
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::kernels::alloc;
+use crate::kernels::matmul::DotElem;
 use crate::types::{ArrayType, ElemType, Type};
 use crate::value::{Array, CastAll, Elem, Nd, Value};
 use crate::with_array;
@@ -118,7 +120,11 @@ fn cast_to<A: Elem + CastAll + Clone>(a: &Array) -> Result<Nd<A>, KernelError> {
 }
 
 impl ConvKernel {
-    fn run_acc<A: Acc + Elem + CastAll>(&self, l: &Array, r: &Array) -> Result<Array, KernelError> {
+    fn run_acc<A: Acc + DotElem + CastAll>(
+        &self,
+        l: &Array,
+        r: &Array,
+    ) -> Result<Array, KernelError> {
         let g = &self.g;
         let lhs = cast_to::<A>(l)?;
         let rhs = cast_to::<A>(r)?;
@@ -129,7 +135,11 @@ impl ConvKernel {
         }
         let lv = lhs.view().permuted_axes(IxDyn(&g.dn.lhs.to_canonical()));
         let rv = rhs.view().permuted_axes(IxDyn(&g.dn.rhs.to_canonical()));
-        let out = reference::conv(g, &lv, &rv, |x: A| x)?;
+        let out = if fast::suitable(g) {
+            fast::conv(g, &lv, &rv)?
+        } else {
+            reference::conv(g, &lv, &rv, |x: A| x)?
+        };
         self.finish(out)
     }
 
