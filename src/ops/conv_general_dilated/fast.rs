@@ -145,10 +145,13 @@ pub(super) fn conv_tiled<A: DotElem>(
     };
     let k = g.reduction_size();
     let og = g.out_per_group();
+    // Tiles of a multiple of 16 columns: the product's f32 microkernel takes 16
+    // rows of the (transposed) problem at a time, so no tile has a ragged edge.
     let tile = if k.saturating_mul(p) <= col_elems {
         p
     } else {
-        (col_elems / k.max(1)).max(1)
+        let t = col_elems / k.max(1);
+        if t >= 16 { t / 16 * 16 } else { t.max(1) }
     };
     let extents = padded_extents(g);
     let plan = Plan {
