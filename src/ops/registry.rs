@@ -65,6 +65,9 @@ const MODULES: &[&[OpDef]] = &[
     super::scatter::OPS,
     super::dot::OPS,
     super::dot_general::OPS,
+    super::conv::OPS,
+    super::conv_with_general_padding::OPS,
+    super::conv_general_dilated::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -97,9 +100,6 @@ pub const NOT_YET: &[&str] = &[
     "CollectivePermute",
     "Complex",
     "CompositeCall",
-    "Conv",
-    "ConvGeneralDilated",
-    "ConvWithGeneralPadding",
     "CrossReplicaSum",
     "CustomCall",
     "Erf",
