@@ -63,6 +63,9 @@ const MODULES: &[&[OpDef]] = &[
     super::reduce_precision::OPS,
     super::gather::OPS,
     super::scatter::OPS,
+    super::batch_norm_training::OPS,
+    super::batch_norm_inference::OPS,
+    super::batch_norm_grad::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -88,9 +91,6 @@ pub const NOT_YET: &[&str] = &[
     "AllGather",
     "AllReduce",
     "AllToAll",
-    "BatchNormGrad",
-    "BatchNormInference",
-    "BatchNormTraining",
     "Cholesky",
     "CollectivePermute",
     "Complex",
