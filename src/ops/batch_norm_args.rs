@@ -4,10 +4,14 @@
 //! `epsilon` (C5). The labels mean the same in the three specs; BatchNormGrad's
 //! `grad_output` (C6) is its own.
 
+use super::common::{contiguous, internal};
 use crate::ast::{Expr, ExprKind, TypeExprKind, UnOp};
 use crate::check::call::CallCtx;
 use crate::diag::Diag;
+use crate::ir::KernelError;
+use crate::kernels::batch_norm::{BnElem, View, reads_in_place};
 use crate::types::ArrayType;
+use crate::value::Nd;
 
 /// The attributes every batch-norm op has, checked.
 pub struct Common {
@@ -174,4 +178,21 @@ pub fn per_feature(cx: &mut CallCtx, pos: usize, name: &str, c: &Common) -> Resu
             )));
     }
     Ok(())
+}
+
+/// The operands as the kernels get them (run time): themselves, or row-major
+/// copies when they read badly in place (`kernels::batch_norm::reads_in_place`).
+pub fn readable<T: BnElem, const K: usize>(
+    xs: [&Nd<T>; K],
+    feature: usize,
+) -> Result<[Nd<T>; K], KernelError> {
+    if reads_in_place(xs.map(View::of), feature) {
+        return Ok(xs.map(|x| x.clone()));
+    }
+    let mut out = Vec::with_capacity(K);
+    for x in xs {
+        out.push(contiguous(x.clone())?);
+    }
+    out.try_into()
+        .map_err(|_| internal("batch norm copies of the operands"))
 }

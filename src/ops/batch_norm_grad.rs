@@ -4,7 +4,7 @@
 //! read by `batch_norm_args` (and `grad_output` here, C6); the two passes are
 //! `kernels::batch_norm::grad`.
 
-use super::batch_norm_args::{per_feature, read_common};
+use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
@@ -68,10 +68,11 @@ impl GradKernel {
         dy: &Array,
     ) -> Result<Value, KernelError> {
         let [s, m, v] = p;
+        let [x, dy] = readable([typed::<T>(x)?, typed::<T>(dy)?], self.feature)?;
         let r = grad(
-            View::of(typed::<T>(x)?),
+            View::of(&x),
             [typed::<T>(s)?, typed::<T>(m)?, typed::<T>(v)?],
-            View::of(typed::<T>(dy)?),
+            View::of(&dy),
             self.epsilon,
             self.feature,
         )?;

@@ -3,7 +3,7 @@
 //! feature_index)` → the normalised operand. Arguments are read by
 //! `batch_norm_args`; the one pass is `kernels::batch_norm::inference`.
 
-use super::batch_norm_args::{per_feature, read_common};
+use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
@@ -47,8 +47,9 @@ struct InferenceKernel {
 impl InferenceKernel {
     fn typed<T: BnElem>(&self, x: &Array, p: [&Array; 4]) -> Result<Value, KernelError> {
         let [s, o, m, v] = p;
+        let [x] = readable([typed::<T>(x)?], self.feature)?;
         let y = inference(
-            View::of(typed::<T>(x)?),
+            View::of(&x),
             [
                 typed::<T>(s)?,
                 typed::<T>(o)?,

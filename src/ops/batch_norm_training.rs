@@ -3,7 +3,7 @@
 //! `(output, batch_mean, batch_var)`. Arguments are read by
 //! `batch_norm_args`; the two passes are `kernels::batch_norm::training`.
 
-use super::batch_norm_args::{per_feature, read_common};
+use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
@@ -46,8 +46,9 @@ struct TrainingKernel {
 
 impl TrainingKernel {
     fn typed<T: BnElem>(&self, x: &Array, s: &Array, o: &Array) -> Result<Value, KernelError> {
+        let [x] = readable([typed::<T>(x)?], self.feature)?;
         let r = training(
-            View::of(typed::<T>(x)?),
+            View::of(&x),
             typed::<T>(s)?,
             typed::<T>(o)?,
             self.epsilon,

@@ -80,6 +80,23 @@ fn frame<T, const K: usize>(views: [View<T>; K], feature: usize) -> Result<Frame
     Ok(Frame::new(dims, feature, views.map(|v| v.strides)))
 }
 
+/// Runs shorter than this, with the features not side by side, are read faster
+/// from a row-major copy than in place.
+const SHORT_RUN: usize = 16;
+
+/// Whether these views read well in place: the dimensions after the feature
+/// coalesce into runs of at least `SHORT_RUN` elements, or the features sit
+/// side by side. Otherwise (a transposed view with the feature outermost in
+/// memory but last in order, say) each element would be a strided run of one,
+/// and the ops copy the views to row-major first with the strided engine's
+/// tiled copy (`ops::common::contiguous`, admitted under the budget).
+pub fn reads_in_place<T, const K: usize>(views: [View<T>; K], feature: usize) -> bool {
+    match frame(views, feature) {
+        Ok(fr) => fr.feature_rows() || fr.run_len >= SHORT_RUN || fr.per_feature() == 0,
+        Err(_) => true, // the kernel reports it
+    }
+}
+
 /// The checker proved these; a kernel still refuses anything else.
 fn check_params<T>(features: usize, params: &[&Nd<T>]) -> Result<(), KernelError> {
     if params.iter().all(|p| p.len() == features) {

@@ -407,3 +407,20 @@ fn half_types_compute_in_f32_and_round_once() {
     let y = inference(View::of(&x), [&s, &s, &s, &s], 1e-3, 1).unwrap();
     assert_eq!(y.shape(), &[4, 3, 8]);
 }
+
+#[test]
+fn views_with_runs_of_one_are_copied_first_and_the_rest_read_in_place() {
+    // NCHW row-major, feature 1: runs of H·W. NHWC row-major, feature 3:
+    // features side by side. Both read in place.
+    let x: Nd<f32> = arr(&[2, 3, 4, 5], 80, 0.0);
+    assert!(reads_in_place([View::of(&x)], 1));
+    assert!(reads_in_place([View::of(&x)], 3));
+    // NCHW seen as NHWC through Transpose {0, 2, 3, 1}, feature 3: every
+    // element would be a strided run of one.
+    let t = x.clone().permuted_axes(IxDyn(&[0, 2, 3, 1]));
+    assert!(!reads_in_place([View::of(&t)], 3));
+    // Mixed: operand row-major, grad_output transposed.
+    let y: Nd<f32> = arr(&[2, 4, 5, 3], 81, 0.0);
+    assert!(reads_in_place([View::of(&y)], 3));
+    assert!(!reads_in_place([View::of(&y), View::of(&t)], 3));
+}
