@@ -4,6 +4,10 @@
 pub mod common;
 pub mod registry;
 
+pub mod batch_norm_args;
+pub mod batch_norm_grad;
+pub mod batch_norm_inference;
+pub mod batch_norm_training;
 pub mod binary;
 pub mod bitcast_convert_type;
 pub mod broadcast;

@@ -68,6 +68,9 @@ const MODULES: &[&[OpDef]] = &[
     super::conv::OPS,
     super::conv_with_general_padding::OPS,
     super::conv_general_dilated::OPS,
+    super::batch_norm_training::OPS,
+    super::batch_norm_inference::OPS,
+    super::batch_norm_grad::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -93,9 +96,6 @@ pub const NOT_YET: &[&str] = &[
     "AllGather",
     "AllReduce",
     "AllToAll",
-    "BatchNormGrad",
-    "BatchNormInference",
-    "BatchNormTraining",
     "Cholesky",
     "CollectivePermute",
     "Complex",
