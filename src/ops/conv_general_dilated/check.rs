@@ -5,10 +5,11 @@
 use super::dims::{self, DimNums};
 use super::geometry::{Geometry, padded_and_window, same_padding, windows};
 use super::rules::{Rule, Rules};
-use crate::ast::{ExprKind, Span, TypeExprKind};
+use crate::ast::{ExprKind, Span};
 use crate::check::call::CallCtx;
 use crate::check::literal::flatten;
 use crate::diag::Diag;
+use crate::ops::dot_general::preferred_type;
 use crate::types::{ArrayType, ElemType, fmt_dims};
 
 /// Which padding forms an op takes.
@@ -374,36 +375,9 @@ fn per_dim(
     (len_rule, pos_rule): (Rule, Rule),
     required: bool,
 ) -> Result<Vec<usize>, Diag> {
-    let attr = if required {
-        Some(cx.require_int_list(pos, name)?)
-    } else {
-        cx.int_list(pos, name)?
-    };
-    let Some(a) = attr else {
-        return Ok(vec![1; n]);
-    };
-    if a.value.len() != n {
-        return Err(cx
-            .err(
-                r.label(len_rule),
-                format!(
-                    "`{name}` must have one entry per spatial dimension ({n}: the operands' rank minus 2), found {}",
-                    a.value.len()
-                ),
-                a.span.clone(),
-            )
-            .with_label(format!("expected {n} entries")));
-    }
-    if let Some(&bad) = a.value.iter().find(|&&v| v < 1) {
-        return Err(cx
-            .err(
-                r.label(pos_rule),
-                format!("every entry of `{name}` must be at least 1, found {bad}"),
-                a.span.clone(),
-            )
-            .with_label("must be at least 1"));
-    }
-    Ok(a.value.iter().map(|&v| v as usize).collect())
+    let what = format!("spatial dimension ({n}: the operands' rank minus 2)");
+    let labels = (r.label(len_rule), r.label(pos_rule));
+    cx.positive_per_dim(pos, name, (n, &what), labels, required)
 }
 
 fn padding(cx: &mut CallCtx, form: &OpForm, n: usize) -> Result<(Pad, Span), Diag> {
@@ -497,59 +471,8 @@ fn group_count(cx: &mut CallCtx, name: &str, label: &str) -> Result<Option<(usiz
     Ok(Some((a.value as usize, a.span)))
 }
 
-/// `preferred_element_type`: the result's element type. As XLA: a float for
-/// float operands, an integer no narrower and of the same signedness for
-/// integer operands, pred for pred.
+/// `preferred_element_type`: the result's element type, under the rule Dot and
+/// DotGeneral follow (`dot_general::preferred_type`).
 fn preferred(cx: &mut CallCtx, r: &Rules, elem: ElemType) -> Result<ElemType, Diag> {
-    let Some(e) = cx.take(None, "preferred_element_type")? else {
-        return Ok(elem);
-    };
-    let t = match &e.kind {
-        ExprKind::Type(t) => match &t.kind {
-            TypeExprKind::Array { elem, dims: None } => Some(*elem),
-            _ => None,
-        },
-        ExprKind::Var(v) => ElemType::parse(v),
-        _ => None,
-    };
-    let Some(t) = t else {
-        return Err(cx
-            .err(
-                "attr",
-                "`preferred_element_type` must be an element type such as f32",
-                e.span.clone(),
-            )
-            .with_label("expected an element type"));
-    };
-    let ok = if elem.is_float() {
-        t.is_float()
-    } else if elem.is_pred() {
-        t.is_pred()
-    } else {
-        t.is_signed_int() == elem.is_signed_int() && t.is_int() && t.bit_width() >= elem.bit_width()
-    };
-    if !ok {
-        let want = if elem.is_float() {
-            "a float type (f16, bf16, f32, f64)".to_string()
-        } else if elem.is_pred() {
-            "pred".to_string()
-        } else {
-            format!(
-                "an {} integer type at least as wide as {elem}",
-                if elem.is_signed_int() {
-                    "signed"
-                } else {
-                    "unsigned"
-                }
-            )
-        };
-        return Err(cx
-            .err(
-                r.label(Rule::Preferred),
-                format!("`preferred_element_type` {t} does not go with {elem} operands: it must be {want}"),
-                e.span.clone(),
-            )
-            .with_label(format!("{t} for {elem} operands")));
-    }
-    Ok(t)
+    Ok(preferred_type(cx, elem, r.label(Rule::Preferred))?.unwrap_or(elem))
 }

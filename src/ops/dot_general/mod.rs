@@ -169,8 +169,12 @@ pub fn same_elem(
     Ok(())
 }
 
-/// `preferred_element_type=T`: the result's element type, of the operands'
-/// kind (float for floats, integer for integers, pred for pred).
+/// `preferred_element_type=T`: the result's element type, for Dot, DotGeneral
+/// and the convolutions alike. Of the operands' kind (float for floats,
+/// integer for integers, pred for pred), and for integers no narrower than the
+/// operands (XLA's shape inference refuses a narrowing integer type; it lets
+/// the signedness change, and so do we). A float result may be narrower: the
+/// f32 sum is then rounded once.
 pub fn preferred_type(
     cx: &mut CallCtx,
     operand: ElemType,
@@ -202,6 +206,20 @@ pub fn preferred_type(
             .with_label(format!("{} type", kind(operand)))
             .with_help(format!(
                 "to change kind, convert the result: ConvertElementType(..., {t})"
+            )));
+    }
+    if t.is_int() && t.bit_width() < operand.bit_width() {
+        return Err(cx
+            .err(
+                c,
+                format!(
+                    "preferred_element_type {t} is narrower than the {operand} operands: an integer result must be at least as wide"
+                ),
+                span,
+            )
+            .with_label(format!("narrower than {operand}"))
+            .with_help(format!(
+                "to narrow, convert the result: ConvertElementType(..., {t})"
             )));
     }
     Ok(Some(t))
