@@ -22,5 +22,7 @@ pub mod repl;
 pub mod session;
 pub mod source;
 pub mod syntax;
+#[cfg(test)]
+pub mod test_support;
 pub mod types;
 pub mod value;

@@ -207,6 +207,16 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             .iter()
             .map(|&(p, n)| self.require(Some(p), n))
             .collect::<Result<_, _>>()?;
+        self.exprs_alike(&exprs, hint)
+    }
+
+    /// `operands_alike` for expressions the rule took itself (Concatenate's
+    /// variadic operands).
+    pub fn exprs_alike(
+        &mut self,
+        exprs: &[&Expr],
+        hint: Option<ElemType>,
+    ) -> Result<Vec<Operand>, Diag> {
         let mut typed: Vec<Option<ir::Expr>> = vec![None; exprs.len()];
         let mut elem = None;
         for (i, e) in exprs.iter().enumerate() {
@@ -276,6 +286,50 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     ) -> Result<Attr<Vec<i64>>, Diag> {
         let e = self.require(pos, name)?;
         static_ints(self, e, name)
+    }
+
+    /// A static list of one integer ≥ 1 per dimension (window sizes, strides,
+    /// dilations): `n` entries, one per `what` ("operand dimension (3)"), else
+    /// the `len_c` error; an entry below 1 is the `pos_c` error. Absent, it is
+    /// all ones, unless `required`.
+    pub fn positive_per_dim(
+        &mut self,
+        pos: Option<usize>,
+        name: &str,
+        (n, what): (usize, &str),
+        (len_c, pos_c): (&str, &str),
+        required: bool,
+    ) -> Result<Vec<usize>, Diag> {
+        let attr = if required {
+            Some(self.require_int_list(pos, name)?)
+        } else {
+            self.int_list(pos, name)?
+        };
+        let Some(a) = attr else {
+            return Ok(vec![1; n]);
+        };
+        if a.value.len() != n {
+            return Err(self
+                .err(
+                    len_c,
+                    format!(
+                        "`{name}` must have one entry per {what}, found {}",
+                        a.value.len()
+                    ),
+                    a.span.clone(),
+                )
+                .with_label(format!("expected {n} entries")));
+        }
+        if let Some(&bad) = a.value.iter().find(|&&v| v < 1) {
+            return Err(self
+                .err(
+                    pos_c,
+                    format!("every entry of `{name}` must be at least 1, found {bad}"),
+                    a.span.clone(),
+                )
+                .with_label("must be at least 1"));
+        }
+        Ok(a.value.iter().map(|&v| v as usize).collect())
     }
 
     /// A static list of integers from an argument the rule took itself.

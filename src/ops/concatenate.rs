@@ -12,13 +12,12 @@
 use super::common::{internal, typed};
 use super::registry::{Checked, OpDef};
 use crate::ast::Expr;
-use crate::check::call::{Attr, CallCtx, Operand};
-use crate::check::literal::{has_float_text, is_weak};
+use crate::check::call::{Attr, CallCtx};
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::kernels::alloc;
 use crate::kernels::strided::{GRAIN, Gather, Src, TASK, interrupt_error, interrupted};
-use crate::types::{ArrayType, ElemType, Type};
+use crate::types::{ArrayType, Type};
 use crate::value::{Array, Elem, Value};
 use crate::with_array;
 use ndarray::{ArrayD, IxDyn};
@@ -38,7 +37,7 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let (exprs, dim, list_span) = read_args(cx)?;
-    let ops = operands_alike(cx, &exprs)?;
+    let ops = cx.exprs_alike(&exprs, None)?;
     let Some(first) = ops.first() else {
         return Err(cx
             .err("C1", "there must be at least one operand", list_span)
@@ -219,39 +218,6 @@ fn read_args<'a>(
         }
     }
     Ok((exprs, dim, span))
-}
-
-/// Checks the operands in order, untyped literals taking the element type of the
-/// first typed operand (or f32 if all are untyped and one has a point, else the
-/// default), as several operands of one type do elsewhere.
-fn operands_alike(cx: &mut CallCtx, exprs: &[&Expr]) -> Result<Vec<Operand>, Diag> {
-    let mut typed: Vec<Option<crate::ir::Expr>> = vec![None; exprs.len()];
-    let mut elem = None;
-    for (i, e) in exprs.iter().enumerate() {
-        if !is_weak(e) {
-            let c = cx.ck.check_expr(e, None)?;
-            if elem.is_none() {
-                elem = c.ty.as_array().map(|a| a.elem);
-            }
-            typed[i] = Some(c);
-        }
-    }
-    let any_float = exprs.iter().any(|e| is_weak(e) && has_float_text(e));
-    let hint = elem.or(any_float.then_some(ElemType::F32));
-    let mut out = vec![];
-    for (i, e) in exprs.iter().enumerate() {
-        let c = match typed[i].take() {
-            Some(c) => c,
-            None => cx.ck.check_expr(e, hint)?,
-        };
-        out.push(Operand {
-            index: cx.args.len(),
-            ty: c.ty.clone(),
-            span: c.span.clone(),
-        });
-        cx.args.push(c);
-    }
-    Ok(out)
 }
 
 struct ConcatKernel {

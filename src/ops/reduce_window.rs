@@ -59,45 +59,17 @@ pub struct Places {
     pub padding: usize,
 }
 
-/// A static list of one positive integer per dimension.
+/// A static list of one positive integer per operand dimension.
 fn per_dim(
     cx: &mut CallCtx,
     pos: Option<usize>,
     name: &str,
     rank: usize,
-    (len_c, pos_c): (&str, &str),
+    labels: (&str, &str),
     required: bool,
 ) -> Result<Vec<usize>, Diag> {
-    let attr = if required {
-        Some(cx.require_int_list(pos, name)?)
-    } else {
-        cx.int_list(pos, name)?
-    };
-    let Some(a) = attr else {
-        return Ok(vec![1; rank]);
-    };
-    if a.value.len() != rank {
-        return Err(cx
-            .err(
-                len_c,
-                format!(
-                    "`{name}` must have one entry per operand dimension ({rank}), found {}",
-                    a.value.len()
-                ),
-                a.span.clone(),
-            )
-            .with_label(format!("expected {rank} entries")));
-    }
-    if let Some(&bad) = a.value.iter().find(|&&v| v < 1) {
-        return Err(cx
-            .err(
-                pos_c,
-                format!("every entry of `{name}` must be at least 1, found {bad}"),
-                a.span.clone(),
-            )
-            .with_label("must be at least 1"));
-    }
-    Ok(a.value.iter().map(|&v| v as usize).collect())
+    let what = format!("operand dimension ({rank})");
+    cx.positive_per_dim(pos, name, (rank, &what), labels, required)
 }
 
 enum Padding {

@@ -4,21 +4,13 @@
 //! that do not depend on the thread count.
 
 use super::*;
+use crate::test_support::Rng;
 use ndarray::{Axis, Slice};
 
-/// Deterministic pseudo-random values in [lo, lo + 1) (a 64-bit LCG).
+/// Deterministic pseudo-random values in [lo, lo + 1).
 fn values(n: usize, seed: u64, lo: f64) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            lo + (s >> 11) as f64 / (1u64 << 53) as f64
-        })
-        .collect()
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| lo + rng.unit()).collect()
 }
 
 fn arr<T: BnElem>(dims: &[usize], seed: u64, lo: f64) -> Nd<T> {

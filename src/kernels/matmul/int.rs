@@ -21,13 +21,15 @@ const KC: usize = 256;
 /// Below this many multiply-adds a product runs on one thread.
 const PARALLEL_MACS: usize = 1 << 18;
 
-macro_rules! int_dot {
-    ($($t:ty),*) => {$(
+/// `DotElem` for the types of this kernel, each with its zero and its
+/// multiply-accumulate.
+macro_rules! own_dot {
+    ($zero:expr, |$acc:ident, $a:ident, $b:ident| $mac:expr; $($t:ty),*) => {$(
         impl DotElem for $t {
-            const ZERO: Self = 0;
+            const ZERO: Self = $zero;
             #[inline(always)]
-            fn mac(acc: Self, a: Self, b: Self) -> Self {
-                acc.wrapping_add(a.wrapping_mul(b))
+            fn mac($acc: Self, $a: Self, $b: Self) -> Self {
+                $mac
             }
             fn product(out: &mut [Self], lhs: Mat<Self>, rhs: Mat<Self>, parallel: bool, accumulate: bool)
                 -> Result<(), KernelError>
@@ -37,24 +39,9 @@ macro_rules! int_dot {
         }
     )*};
 }
-int_dot!(i8, i16, i32, i64, u8, u16, u32, u64);
-
-impl DotElem for bool {
-    const ZERO: Self = false;
-    #[inline(always)]
-    fn mac(acc: Self, a: Self, b: Self) -> Self {
-        acc | (a & b)
-    }
-    fn product(
-        out: &mut [Self],
-        lhs: Mat<Self>,
-        rhs: Mat<Self>,
-        parallel: bool,
-        accumulate: bool,
-    ) -> Result<(), KernelError> {
-        product(out, lhs, rhs, parallel, accumulate)
-    }
-}
+// Integers wrap; pred is or-of-and (StableHLO's dot_general on i1).
+own_dot!(0, |acc, a, b| acc.wrapping_add(a.wrapping_mul(b)); i8, i16, i32, i64, u8, u16, u32, u64);
+own_dot!(false, |acc, a, b| acc | (a & b); bool);
 
 fn product<T: DotElem>(
     out: &mut [T],

@@ -1,21 +1,13 @@
 //! The fast paths against the plain loop, on every layout a view can have.
 
 use super::{DotElem, Mat, matmul, matmul_in_blocks, reference};
+use crate::test_support::Rng;
 use ndarray::{Array2, ArrayView2, Axis, s};
 
 /// A small deterministic generator (the tests need variety, not quality).
 fn values(n: usize, seed: u64) -> Vec<i64> {
-    let mut x = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 33) as i64
-        })
-        .collect()
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| (rng.next_u64() >> 33) as i64).collect()
 }
 
 /// The layouts a user can hand to Dot: the matrix itself, its transpose read

@@ -10,20 +10,17 @@ use super::scatter;
 use super::vectorized;
 use super::window::{self, Geometry};
 use crate::ir::KernelError;
+use crate::test_support::Rng;
 use crate::value::{Array, Nd, Value};
 use ndarray::IxDyn;
 use std::convert::Infallible;
 
 /// Values of very different magnitudes, so that any change of order changes the sum.
 fn data(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let s = rng.next_u64();
             let m = ((s >> 40) as f32) / (1u64 << 24) as f32 - 0.5;
             let e = ((s >> 20) % 24) as i32 - 12;
             m * 2f32.powi(e)

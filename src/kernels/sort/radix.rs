@@ -147,22 +147,15 @@ fn scatter_fresh<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (no dependency, same numbers every run).
-    fn lcg(seed: &mut u64) -> u64 {
-        *seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        *seed >> 33
-    }
+    use crate::test_support::Rng;
 
     #[test]
     fn matches_the_standard_stable_sort() {
-        let mut seed = 7;
+        let mut rng = Rng::new(7);
         for &n in &[0usize, 1, 5, 255, 256, 1000, 70_000] {
             // (key, original position): stability shows in the second field.
             let items: Vec<(u32, u32)> = (0..n as u32)
-                .map(|i| ((lcg(&mut seed) % 5000) as u32 * 65_537, i))
+                .map(|i| (((rng.next_u64() >> 33) % 5000) as u32 * 65_537, i))
                 .collect();
             let mut fast = items.clone();
             let mut scratch = vec![];
@@ -175,11 +168,11 @@ mod tests {
 
     #[test]
     fn sorting_into_a_new_vector_matches_sorting_in_place() {
-        let mut seed = 3;
+        let mut rng = Rng::new(3);
         for &n in &[0usize, 10, 300, 5000] {
             for spread in [1u64, 200, 1 << 30] {
                 let items: Vec<(u32, u32)> = (0..n as u32)
-                    .map(|i| ((lcg(&mut seed) % spread) as u32, i))
+                    .map(|i| (((rng.next_u64() >> 33) % spread) as u32, i))
                     .collect();
                 let fresh =
                     sorted_by_key::<_, _, ()>(&items, |x| x.0, |n| Ok(Vec::with_capacity(n)))

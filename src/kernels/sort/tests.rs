@@ -3,17 +3,11 @@
 //! infinities, rows of many lengths.
 
 use super::*;
+use crate::test_support::Rng;
 use half::{bf16, f16};
 
-fn lcg(seed: &mut u64) -> u64 {
-    *seed = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    *seed >> 33
-}
-
 /// f32 values from a small pool (so duplicates are common) with the specials.
-fn f32_data(n: usize, seed: &mut u64, with_nan: bool) -> Vec<f32> {
+fn f32_data(n: usize, rng: &mut Rng, with_nan: bool) -> Vec<f32> {
     let pool = [
         0.0,
         -0.0,
@@ -29,7 +23,9 @@ fn f32_data(n: usize, seed: &mut u64, with_nan: bool) -> Vec<f32> {
         f32::from_bits(0xffc0_0001),
     ];
     let k = if with_nan { pool.len() } else { pool.len() - 2 };
-    (0..n).map(|_| pool[lcg(seed) as usize % k]).collect()
+    (0..n)
+        .map(|_| pool[(rng.next_u64() >> 33) as usize % k])
+        .collect()
 }
 
 const ORDERS: [Order; 5] = [
@@ -54,10 +50,10 @@ fn bits(v: &[f32]) -> Vec<u32> {
 
 #[test]
 fn native_row_sort_equals_the_reference_bit_for_bit() {
-    let mut seed = 1;
+    let mut rng = Rng::new(1);
     for &n in &[0usize, 1, 2, 7, 255, 256, 257, 3000] {
         for with_nan in [false, true] {
-            let data = f32_data(n, &mut seed, with_nan);
+            let data = f32_data(n, &mut rng, with_nan);
             for order in ORDERS {
                 let mut fast = data.clone();
                 sort_row(&mut fast, &mut vec![], order).unwrap();
@@ -70,10 +66,10 @@ fn native_row_sort_equals_the_reference_bit_for_bit() {
 
 #[test]
 fn native_permutation_equals_the_reference() {
-    let mut seed = 2;
+    let mut rng = Rng::new(2);
     for &n in &[1usize, 5, 300, 2000] {
         for with_nan in [false, true] {
-            let data = f32_data(n, &mut seed, with_nan);
+            let data = f32_data(n, &mut rng, with_nan);
             for order in ORDERS {
                 let mut out = vec![0; n];
                 perm_row(&data, &mut out, &mut vec![], &mut vec![], order).unwrap();
@@ -115,9 +111,9 @@ fn check_type<T: SortElem + std::fmt::Debug>(data: Vec<T>, eq: impl Fn(&[T], &[T
 
 #[test]
 fn every_element_type_matches_the_reference() {
-    let mut seed = 3;
+    let mut rng = Rng::new(3);
     let n = 600;
-    let r: Vec<u64> = (0..n).map(|_| lcg(&mut seed)).collect();
+    let r: Vec<u64> = (0..n).map(|_| rng.next_u64() >> 33).collect();
     check_type(
         r.iter().map(|&x| x % 2 == 0).collect::<Vec<bool>>(),
         |a, b| a == b,
@@ -148,7 +144,7 @@ fn every_element_type_matches_the_reference() {
     check_type(r.iter().map(|&x| x << 30).collect::<Vec<u64>>(), |a, b| {
         a == b
     });
-    let f = f32_data(n, &mut seed, true);
+    let f = f32_data(n, &mut rng, true);
     let same16 = |a: &[f16], b: &[f16]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
     check_type(
         f.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>(),
@@ -165,9 +161,9 @@ fn every_element_type_matches_the_reference() {
 
 #[test]
 fn rows_are_sorted_independently_in_parallel() {
-    let mut seed = 4;
+    let mut rng = Rng::new(4);
     let (rows, n) = (300, 1000);
-    let data = f32_data(rows * n, &mut seed, true);
+    let data = f32_data(rows * n, &mut rng, true);
     for order in ORDERS {
         let mut fast = data.clone();
         sort_rows(&mut fast, n, order).unwrap();
@@ -191,9 +187,9 @@ fn rows_are_sorted_independently_in_parallel() {
 
 #[test]
 fn comparison_callback_path_matches_native() {
-    let mut seed = 5;
+    let mut rng = Rng::new(5);
     let (rows, n) = (3, 500);
-    let data = f32_data(rows * n, &mut seed, true);
+    let data = f32_data(rows * n, &mut rng, true);
     for order in ORDERS {
         let perm = perm_rows_by(rows, n, |r, a, b| {
             Ok(order.less(data[r * n + a], data[r * n + b]))
@@ -226,9 +222,9 @@ fn rows_along_any_dimension_round_trip() {
 #[test]
 #[ignore]
 fn sort_timing() {
-    let mut seed = 9;
+    let mut rng = Rng::new(9);
     let data: Vec<f32> = (0..1_000_000)
-        .map(|_| (lcg(&mut seed) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0)
+        .map(|_| ((rng.next_u64() >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0)
         .collect();
     let time = |f: &dyn Fn()| {
         (0..15)
@@ -261,10 +257,10 @@ fn sort_timing() {
 
 #[test]
 fn a_row_sorted_into_a_new_vector_equals_the_reference() {
-    let mut seed = 6;
+    let mut rng = Rng::new(6);
     for &n in &[0usize, 3, 400, 5000] {
         for with_nan in [false, true] {
-            let data = f32_data(n, &mut seed, with_nan);
+            let data = f32_data(n, &mut rng, with_nan);
             for order in ORDERS {
                 let fresh = sorted_row(&data, order).unwrap();
                 assert_eq!(

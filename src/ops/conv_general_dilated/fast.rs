@@ -12,7 +12,7 @@
 //! the image itself, read through its strides, is the column matrix.
 //! Why this method: spec/performance.md §"Convolution".
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, next_index};
 use crate::ir::KernelError;
 use crate::kernels::alloc;
 use crate::kernels::matmul::{DotElem, Mat, matmul};
@@ -74,18 +74,6 @@ fn strides_of(dims: &[usize]) -> Vec<usize> {
         s[d] = s[d + 1] * dims[d + 1];
     }
     s
-}
-
-/// Advances a row-major multi-index over `dims`; false after the last.
-fn next(idx: &mut [usize], dims: &[usize]) -> bool {
-    for d in (0..idx.len()).rev() {
-        idx[d] += 1;
-        if idx[d] < dims[d] {
-            return true;
-        }
-        idx[d] = 0;
-    }
-    false
 }
 
 /// The shared, read-only parts of one convolution.
@@ -356,7 +344,7 @@ impl<A: DotElem> Plan<'_, A> {
                         }
                     }
                 }
-                if !next(&mut idx, &outer_dims) {
+                if !next_index(&mut idx, &outer_dims) {
                     break;
                 }
             }
@@ -396,7 +384,7 @@ impl<A: DotElem> Plan<'_, A> {
             j += len;
             if sr > 0 {
                 o[sr - 1] += len - 1;
-                next(&mut o, &g.out_spatial);
+                next_index(&mut o, &g.out_spatial);
             }
         }
         let per_c: usize = self.extents.iter().product();
@@ -415,7 +403,7 @@ impl<A: DotElem> Plan<'_, A> {
                         col.extend(src.iter().step_by(s_last).take(len));
                     }
                 }
-                if !next(&mut kidx, &g.kernel_spatial) {
+                if !next_index(&mut kidx, &g.kernel_spatial) {
                     break;
                 }
             }

@@ -127,3 +127,15 @@ impl Geometry {
         }
     }
 }
+
+/// Advances a row-major multi-index over `dims`; false after the last.
+pub fn next_index(idx: &mut [usize], dims: &[usize]) -> bool {
+    for d in (0..idx.len()).rev() {
+        idx[d] += 1;
+        if idx[d] < dims[d] {
+            return true;
+        }
+        idx[d] = 0;
+    }
+    false
+}

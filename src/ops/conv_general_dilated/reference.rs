@@ -4,7 +4,7 @@
 //! It is the oracle the fast path is tested against (in f64 for floats), and
 //! the path taken when the fast path's temporaries would be too large.
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, next_index};
 use crate::ir::KernelError;
 use crate::kernels::strided::{Check, TASK};
 use ndarray::ArrayViewD;
@@ -64,18 +64,6 @@ fn source_index(g: &Geometry, d: usize, o: usize, k: usize) -> Option<usize> {
     }
     let x = (q / ld) as usize;
     (x < g.in_spatial[d]).then_some(x)
-}
-
-/// Advances a row-major multi-index over `dims`; false after the last.
-fn next(idx: &mut [usize], dims: &[usize]) -> bool {
-    for d in (0..idx.len()).rev() {
-        idx[d] += 1;
-        if idx[d] < dims[d] {
-            return true;
-        }
-        idx[d] = 0;
-    }
-    false
 }
 
 /// The canonical result [out batch, out features, spatial...] in row-major
@@ -143,13 +131,13 @@ pub fn conv<T: Copy + Sync, A: Acc>(
                                 let (x, w) = unsafe { (*lp.offset(loff), *rp.offset(roff)) };
                                 acc = acc.mul_add(cast(x), cast(w));
                             }
-                            if !next(&mut ki, &g.kernel_spatial) {
+                            if !next_index(&mut ki, &g.kernel_spatial) {
                                 break;
                             }
                         }
                     }
                     *v = acc;
-                    next(&mut oi, &g.out_spatial);
+                    next_index(&mut oi, &g.out_spatial);
                 }
             }
             Ok(())

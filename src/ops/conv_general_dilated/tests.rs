@@ -7,19 +7,13 @@ use super::dims::{DimNums, Layout};
 use super::fast;
 use super::geometry::{Geometry, padded_and_window, windows};
 use super::reference;
+use crate::test_support::Rng;
 use ndarray::{ArrayD, IxDyn};
 
 /// A fixed pseudo-random stream of small integers in [-8, 8).
 fn stream(seed: u64) -> impl FnMut() -> i64 {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    move || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((s >> 33) % 16) as i64 - 8
-    }
+    let mut rng = Rng::new(seed);
+    move || ((rng.next_u64() >> 33) % 16) as i64 - 8
 }
 
 struct Case {

@@ -4,31 +4,11 @@
 
 use super::kernel::merge;
 use super::{DotDims, checked};
-use crate::ir::{Comp, EvalCx, Kernel, KernelError};
+use crate::ir::Kernel;
+use crate::test_support::{NoCalls, Rng};
 use crate::types::{ArrayType, ElemType};
 use crate::value::{Array, Elem, Nd, Value};
 use ndarray::{ArrayD, Axis, IxDyn};
-
-struct NoCalls;
-impl EvalCx for NoCalls {
-    fn call_comp(&self, _: &Comp, _: &[Value]) -> Result<Value, KernelError> {
-        unreachable!("DotGeneral calls no computation")
-    }
-}
-
-/// xorshift: variety, not quality.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Random dimension numbers: `nb` batch and `nc` contracting pairs, `lf` and
 /// `rf` free dimensions, all placed in random positions of each operand.
@@ -163,12 +143,12 @@ fn run<T: Elem>(k: &dyn Kernel, l: Nd<T>, r: Nd<T>) -> Array {
 
 #[test]
 fn random_dimension_numbers_match_the_formula() {
-    let mut rng = Rng(0x9E3779B97F4A7C15);
+    let mut rng = Rng::new(0x9E3779B97F4A7C15);
     for case in 0..300 {
         let (ld, rd, d) = random_case(&mut rng);
         let fill = |rng: &mut Rng, dims: &[usize]| {
             let n: usize = dims.iter().product();
-            ArrayD::from_shape_vec(IxDyn(dims), (0..n).map(|_| rng.next() as i32).collect())
+            ArrayD::from_shape_vec(IxDyn(dims), (0..n).map(|_| rng.next_u64() as i32).collect())
                 .unwrap()
         };
         let (l, r) = (fill(&mut rng, &ld), fill(&mut rng, &rd));

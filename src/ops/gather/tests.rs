@@ -4,22 +4,9 @@
 
 use super::kernel::{Plan, gather};
 use crate::ops::index_dims::IndexSpace;
+use crate::test_support::Rng;
 use crate::value::{Array, Nd};
 use ndarray::{ArrayD, IxDyn, Slice};
-
-/// A tiny deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// result[r] = operand[full_start + full_batching + full_offset], each term as
 /// the spec defines it, one element at a time.
@@ -171,7 +158,7 @@ fn layouts(dims: &[usize], rng: &mut Rng) -> Vec<Nd<i32>> {
 
 #[test]
 fn kernel_matches_reference_on_random_dimension_numbers() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     for case in 0..400 {
         let rank = 1 + rng.below(3);
         let dims: Vec<usize> = (0..rank).map(|_| 1 + rng.below(4)).collect();
@@ -210,7 +197,7 @@ fn parallel_rows_match_reference() {
         operand_rank: 2,
     };
     let plan = Plan::new(space, dims.to_vec(), vec![1, 130], vec![1], vec![1]);
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let vals: Vec<i64> = (0..700).map(|_| rng.below(320) as i64 - 10).collect();
     let idx = ArrayD::from_shape_vec(IxDyn(&[700]), vals.clone()).unwrap();
     for x in layouts(&dims, &mut rng) {
