@@ -32,6 +32,16 @@ impl Rng {
     }
 }
 
+/// `f` run on a fresh rayon pool of `threads` threads (for the tests that
+/// results do not depend on the thread count).
+pub fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a test thread pool")
+        .install(f)
+}
+
 /// The context for running a kernel that never calls a computation.
 pub struct NoCalls;
 

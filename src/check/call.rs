@@ -249,6 +249,23 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         Ok(out)
     }
 
+    /// The operand's array type when it is an array of floats; otherwise the
+    /// error naming constraint `c`, with `help` (how to convert it).
+    pub fn float_array(&self, operand: &Operand, c: &str, help: String) -> Result<ArrayType, Diag> {
+        let t = self.array(operand, c, "operand")?.clone();
+        if t.elem.is_float() {
+            return Ok(t);
+        }
+        Err(self
+            .err(
+                c,
+                format!("the operand must be an array of floats (f16, bf16, f32, f64), found {t}"),
+                operand.span.clone(),
+            )
+            .with_label(format!("{t}"))
+            .with_help(help))
+    }
+
     /// The operand's array type, or an error naming constraint `c` if it is a tuple.
     pub fn array<'o>(
         &self,

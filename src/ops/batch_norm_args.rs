@@ -31,20 +31,11 @@ impl Common {
 /// `feature_index` at their positions (or by name).
 pub fn read_common(cx: &mut CallCtx, eps_pos: usize, fi_pos: usize) -> Result<Common, Diag> {
     let o = cx.operand(0, "operand")?;
-    let t = cx.array(&o, "C1", "operand")?.clone();
-    if !t.elem.is_float() {
-        return Err(cx
-            .err(
-                "C1",
-                format!("the operand must be an array of floats (f16, bf16, f32, f64), found {t}"),
-                o.span.clone(),
-            )
-            .with_label(format!("{t}"))
-            .with_help(format!(
-                "convert it first: ConvertElementType({}, f32)",
-                cx.text(&o.span)
-            )));
-    }
+    let help = format!(
+        "convert it first: ConvertElementType({}, f32)",
+        cx.text(&o.span)
+    );
+    let t = cx.float_array(&o, "C1", help)?;
     let feature = feature_index(cx, fi_pos, &t)?;
     let epsilon = epsilon(cx, eps_pos)?;
     Ok(Common {

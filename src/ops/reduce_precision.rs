@@ -45,19 +45,11 @@ impl FloatBits for f64 {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let o = cx.operand(0, "operand")?;
-    let t = cx.array(&o, "C1", "operand")?.clone();
-    if !t.elem.is_float() {
-        return Err(cx
-            .err(
-                "C1",
-                format!("the operand must be an array of floats (f16, bf16, f32, f64), found {t}"),
-                o.span.clone(),
-            )
-            .with_label(format!("{t}"))
-            .with_help(
-                "convert it first, e.g. ReducePrecision(ConvertElementType(x, f32), exponent_bits=5, mantissa_bits=10)",
-            ));
-    }
+    let t = cx.float_array(
+        &o,
+        "C1",
+        "convert it first, e.g. ReducePrecision(ConvertElementType(x, f32), exponent_bits=5, mantissa_bits=10)".into(),
+    )?;
     let e = required_int(cx, 1, "exponent_bits")?;
     let m = required_int(cx, 2, "mantissa_bits")?;
     if e.value < 1 {

@@ -4,7 +4,7 @@
 //! that do not depend on the thread count.
 
 use super::*;
-use crate::test_support::Rng;
+use crate::test_support::{Rng, on_threads};
 use ndarray::{Axis, Slice};
 
 /// Deterministic pseudo-random values in [lo, lo + 1).
@@ -344,11 +344,7 @@ fn results_do_not_depend_on_thread_count() {
     let xt: Nd<f32> = arr(&[8, 40, 40, 16], 61, -2.0);
     let s: Nd<f32> = arr(&[16], 62, 0.5);
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let a = training(View::of(&x), &s, &s, 1e-5, 1).unwrap();
             let b = training(View::of(&xt), &s, &s, 1e-5, 3).unwrap();
             let g = grad(View::of(&x), [&s, &a[1], &a[2]], View::of(&x), 1e-5, 1).unwrap();

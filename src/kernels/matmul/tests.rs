@@ -1,7 +1,7 @@
 //! The fast paths against the plain loop, on every layout a view can have.
 
 use super::{DotElem, Mat, matmul, matmul_in_blocks, reference};
-use crate::test_support::Rng;
+use crate::test_support::{Rng, on_threads};
 use ndarray::{Array2, ArrayView2, Axis, s};
 
 /// A small deterministic generator (the tests need variety, not quality).
@@ -197,11 +197,7 @@ fn results_do_not_depend_on_the_thread_count() {
     )
     .unwrap();
     let run = |threads: usize, parallel: bool| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let mut out = vec![0.0f32; m * n];
             matmul(&mut out, Mat::of(&a.view()), Mat::of(&b.t().t()), parallel).unwrap();
             out.iter().map(|x| x.to_bits()).collect::<Vec<_>>()

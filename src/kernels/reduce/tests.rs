@@ -10,7 +10,7 @@ use super::scatter;
 use super::vectorized;
 use super::window::{self, Geometry};
 use crate::ir::KernelError;
-use crate::test_support::Rng;
+use crate::test_support::{Rng, on_threads};
 use crate::value::{Array, Nd, Value};
 use ndarray::IxDyn;
 use std::convert::Infallible;
@@ -200,11 +200,7 @@ fn every_dimension_set_matches_reference() {
 fn results_do_not_depend_on_thread_count() {
     let x = nd(&[3, 200_000], 11);
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let a = reduce_with(&x, &[1], 0.0, add).unwrap();
             let b = reduce_with(&x, &[0], 0.0, add).unwrap();
             let c = reduce_with(&x, &[0, 1], 0.0, add).unwrap();

@@ -7,7 +7,7 @@ use super::dims::{DimNums, Layout};
 use super::fast;
 use super::geometry::{Geometry, padded_and_window, windows};
 use super::reference;
-use crate::test_support::Rng;
+use crate::test_support::{Rng, on_threads};
 use ndarray::{ArrayD, IxDyn};
 
 /// A fixed pseudo-random stream of small integers in [-8, 8).
@@ -250,13 +250,7 @@ fn results_do_not_depend_on_the_thread_count() {
     let g = c.geometry();
     let l = arr(&c.lhs_dims(), 50).mapv(|v| v as f32 / 7.0);
     let r = arr(&c.rhs_dims(), 51).mapv(|v| v as f32 / 3.0);
-    let go = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| fast::conv(&g, &l.view(), &r.view()).unwrap())
-    };
+    let go = |threads: usize| on_threads(threads, || fast::conv(&g, &l.view(), &r.view()).unwrap());
     let one = go(1);
     for t in [2, 3, 4] {
         let many = go(t);
