@@ -7,7 +7,7 @@
 //! 64-bit integers four (a 128-bit draw). Element `i` uses words
 //! `i * W .. (i + 1) * W`, i.e. Philox blocks are never split across chunks.
 
-use super::{Stream, join, par_fill};
+use super::{LANES, Stream, join, par_fill};
 use half::{bf16, f16};
 use std::mem::MaybeUninit;
 
@@ -117,8 +117,9 @@ macro_rules! rng_int {
 }
 rng_int!(i8 => 2, i16 => 2, i32 => 2, i64 => 4, u8 => 2, u16 => 2, u32 => 2, u64 => 4);
 
-/// Writes `chunk` (starting at element `start`, a multiple of 4) with
-/// `f(words)` per element, `words` being the element's `W` stream words.
+/// Writes `chunk` (starting at element `start`, a multiple of `CHUNK`'s
+/// divisors used here) with `f(words)` per element, `words` being the element's
+/// `W` stream words. Philox runs `LANES` blocks at a time.
 #[inline(always)]
 fn by_blocks<T, const W: usize>(
     s: Stream,
@@ -126,12 +127,13 @@ fn by_blocks<T, const W: usize>(
     chunk: &mut [MaybeUninit<T>],
     f: impl Fn(&[u32]) -> T,
 ) {
-    let per_block = 4 / W;
-    let first_block = (start / per_block) as u64;
-    for (b, out) in chunk.chunks_mut(per_block).enumerate() {
-        let words = s.block(first_block + b as u64);
-        for (e, x) in out.iter_mut().enumerate() {
-            x.write(f(&words[e * W..(e + 1) * W]));
+    let per_group = 4 * LANES / W;
+    let first_block = (start * W / 4) as u64;
+    let mut words = [0u32; 4 * LANES];
+    for (g, out) in chunk.chunks_mut(per_group).enumerate() {
+        s.blocks(first_block + (g * LANES) as u64, &mut words);
+        for (x, w) in out.iter_mut().zip(words.chunks_exact(W)) {
+            x.write(f(w));
         }
     }
 }
@@ -199,14 +201,65 @@ pub fn uniform_int<T: RngInt>(
     })
 }
 
-/// Box–Muller on one pair of unit draws: u1 in (0, 1], u2 in [0, 1).
+/// ln(x) for normal f32 x > 0, branch-free (so that it vectorizes): x = m 2^e
+/// with m in [sqrt(1/2), sqrt(2)), ln(m) = f - f^2/2 + f^3 P(f) with f = m - 1
+/// and Cephes' `logf` polynomial P, e ln 2 added in two parts. Within a few
+/// ulp of ln (tests.rs checks 4e-7 relative).
+#[inline(always)]
+pub fn ln_f32(x: f32) -> f32 {
+    const P: [f32; 9] = [
+        7.037_683_6e-2,
+        -1.151_461e-1,
+        1.167_699_9e-1,
+        -1.242_014_1e-1,
+        1.424_932_3e-1,
+        -1.666_805_8e-1,
+        2.000_071_5e-1,
+        -2.499_999_4e-1,
+        3.333_333e-1,
+    ];
+    let bits = x.to_bits();
+    let e = ((bits >> 23) as i32) - 126;
+    let m = f32::from_bits((bits & 0x007F_FFFF) | 0x3F00_0000); // [0.5, 1)
+    let small = m < std::f32::consts::FRAC_1_SQRT_2;
+    let e = (if small { e - 1 } else { e }) as f32;
+    let f = if small { m + m - 1.0 } else { m - 1.0 };
+    let z = f * f;
+    let mut p = P[0];
+    for c in &P[1..] {
+        p = p * f + c;
+    }
+    let y = p * f * z - 2.121_944_4e-4 * e - 0.5 * z;
+    (f + y) + 0.693_359_4 * e
+}
+
+/// (sin, cos) of 2π u for u in [0, 1), branch-free: 4u = q + r with q the
+/// nearest integer (a quarter turn) and |r| <= 1/2, so x = r π/2 lies in
+/// [-π/4, π/4] where Cephes' `sinf`/`cosf` polynomials hold to about 1 ulp;
+/// then a rotation by q quarter turns.
+#[inline(always)]
+pub fn sin_cos_turns(u: f32) -> (f32, f32) {
+    let t = 4.0 * u;
+    let q = (t + 0.5).floor();
+    let x = (t - q) * std::f32::consts::FRAC_PI_2;
+    let z = x * x;
+    let s = x + x * z * (-1.666_665_5e-1 + z * (8.332_161e-3 + z * -1.951_529_6e-4));
+    let c = 1.0 - 0.5 * z + z * z * (4.166_664_6e-2 + z * (-1.388_731_6e-3 + z * 2.443_315_7e-5));
+    let qi = (q as i32) & 3;
+    let (sn, cs) = if qi & 1 == 1 { (c, s) } else { (s, c) };
+    let sn = if qi & 2 != 0 { -sn } else { sn };
+    let cs = if qi == 1 || qi == 2 { -cs } else { cs };
+    (sn, cs)
+}
+
+/// Box–Muller on one pair of words: u1 in (0, 1], u2 in [0, 1).
 #[inline(always)]
 fn box_muller_f32(w0: u32, w1: u32) -> (f32, f32) {
     const S: f32 = 1.0 / 16_777_216.0;
     let u1 = ((w0 >> 8) + 1) as f32 * S;
     let u2 = (w1 >> 8) as f32 * S;
-    let r = (-2.0 * u1.ln()).sqrt();
-    let (sin, cos) = (std::f32::consts::TAU * u2).sin_cos();
+    let r = (-2.0 * ln_f32(u1)).sqrt();
+    let (sin, cos) = sin_cos_turns(u2);
     (r * cos, r * sin)
 }
 
@@ -225,13 +278,19 @@ pub fn normal<T: RngFloat>(
     if T::WORDS == 1 {
         let (m, sd) = (m as f32, sd as f32);
         par_fill(n, what, |start, chunk| {
+            // Pair p of a group is words 2p, 2p + 1: elements 2p, 2p + 1.
             let first = (start / 4) as u64;
-            for (b, out) in chunk.chunks_mut(4).enumerate() {
-                let w = s.block(first + b as u64);
-                let (z0, z1) = box_muller_f32(w[0], w[1]);
-                let (z2, z3) = box_muller_f32(w[2], w[3]);
-                for (x, z) in out.iter_mut().zip([z0, z1, z2, z3]) {
-                    x.write(T::narrow(f64::from(m + sd * z)));
+            let mut words = [0u32; 4 * LANES];
+            let mut z = [0f32; 4 * LANES];
+            for (g, out) in chunk.chunks_mut(4 * LANES).enumerate() {
+                s.blocks(first + (g * LANES) as u64, &mut words);
+                for p in 0..2 * LANES {
+                    let (z0, z1) = box_muller_f32(words[2 * p], words[2 * p + 1]);
+                    z[2 * p] = m + sd * z0;
+                    z[2 * p + 1] = m + sd * z1;
+                }
+                for (x, &v) in out.iter_mut().zip(&z) {
+                    x.write(T::narrow(f64::from(v)));
                 }
             }
         })

@@ -324,3 +324,45 @@ fn uniform_arrays_wrap_as_arrays() {
     assert_eq!(s, vec![0, 2, 0]);
     assert!(matches!(v, Array::U16(_)));
 }
+
+#[test]
+fn batched_blocks_equal_single_blocks() {
+    let s = Stream {
+        seed: 0xdead_beef_0123_4567,
+        draw: 0x1_0000_0002,
+    };
+    let mut w = [0u32; 4 * LANES];
+    let first = u64::MAX - 3; // crosses the 64-bit block counter's wrap
+    s.blocks(first, &mut w);
+    for l in 0..LANES {
+        assert_eq!(w[4 * l..4 * l + 4], s.block(first.wrapping_add(l as u64)));
+    }
+}
+
+#[test]
+fn fast_ln_and_sin_cos_are_close_to_f64() {
+    use super::dist::{ln_f32, sin_cos_turns};
+    // Every 24-bit draw value u1 = k 2^-24 the normal generator can feed ln,
+    // sampled with a prime stride, plus the ends.
+    let mut k = 1u32;
+    while k <= 1 << 24 {
+        let x = k as f32 / 16_777_216.0;
+        let want = f64::from(x).ln();
+        let got = f64::from(ln_f32(x));
+        assert!(
+            (got - want).abs() <= 4e-7 * want.abs().max(1e-30) + 1e-9,
+            "ln({x}) = {got}, want {want}"
+        );
+        k += if k < 1000 { 1 } else { 997 };
+    }
+    assert_eq!(ln_f32(1.0), 0.0);
+    let mut k = 0u32;
+    while k < 1 << 24 {
+        let u = k as f32 / 16_777_216.0;
+        let a = std::f64::consts::TAU * f64::from(u);
+        let (s, c) = sin_cos_turns(u);
+        assert!((f64::from(s) - a.sin()).abs() < 3e-7, "sin(2 pi {u})");
+        assert!((f64::from(c) - a.cos()).abs() < 3e-7, "cos(2 pi {u})");
+        k += if k < 1000 { 1 } else { 991 };
+    }
+}
