@@ -139,6 +139,16 @@ pub trait EvalCx {
     fn call_comp_owned(&self, comp: &Comp, args: Vec<Value>) -> Result<Value, KernelError> {
         self.call_comp(comp, &args)
     }
+    /// The random stream for one evaluation of an Rng op: the run's seed and a
+    /// draw number no earlier evaluation in the run got (`kernels::rng`). A
+    /// context with no run behind it (kernel unit tests) gives the default seed's
+    /// first draw every time.
+    fn rng_stream(&self) -> crate::kernels::rng::Stream {
+        crate::kernels::rng::Stream {
+            seed: crate::kernels::rng::DEFAULT_SEED,
+            draw: 0,
+        }
+    }
 }
 
 /// A failure found while running (the checker proved everything it could).

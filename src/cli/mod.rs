@@ -34,12 +34,13 @@ pub struct Options {
     /// memory). Accepts K, M, G, T suffixes (powers of 1024).
     #[arg(long, global = true, value_parser = parse_bytes)]
     pub max_memory: Option<usize>,
-    // `--seed`, `--replicas` and `--infeed` are part of the surface contract and
-    // accepted now, but no op reads them yet (Rng, replicas, Infeed): hidden from
-    // `--help` until they do something (spec/commands.md).
-    /// Seed for the Rng ops.
-    #[arg(long, global = true, default_value_t = 0, hide = true)]
+    /// Seed for RngUniform and RngNormal: the same seed gives the same values
+    /// on any machine and thread count.
+    #[arg(long, global = true, default_value_t = xlet::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
+    // `--replicas` and `--infeed` are part of the surface contract and accepted
+    // now, but no op reads them yet (replicas, Infeed): hidden from `--help`
+    // until they do something (spec/commands.md).
     /// Number of replicas (CrossReplicaSum, Send/Recv).
     #[arg(long, global = true, default_value_t = 1, hide = true)]
     pub replicas: usize,
@@ -118,5 +119,6 @@ fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
         full: o.full,
         max_bytes: o.max_bytes,
         color: !o.no_color,
+        seed: o.seed,
     }
 }

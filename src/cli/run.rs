@@ -80,6 +80,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
     let mut session = Session::new(Limits {
         max_value_bytes: opts.max_bytes,
     });
+    session.env.rng = xlet::kernels::rng::RngState::new(opts.seed);
     let mut out = Printer {
         opts: PrintOptions {
             full: opts.full,

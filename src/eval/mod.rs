@@ -34,6 +34,8 @@ pub struct Env {
     /// it was defined. Only those: capturing every binding would keep each big
     /// value alive as long as any later comp exists.
     pub captures: HashMap<usize, Arc<HashMap<String, Value>>>,
+    /// The seed (`--seed`) and how many Rng op evaluations the run has made.
+    pub rng: crate::kernels::rng::RngState,
 }
 
 /// What running a program produced, beside its errors.
@@ -215,6 +217,10 @@ impl Frame<'_> {
 }
 
 impl EvalCx for Frame<'_> {
+    fn rng_stream(&self) -> crate::kernels::rng::Stream {
+        self.env.rng.next_stream()
+    }
+
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
         self.call_comp_owned(comp, args.to_vec())
     }

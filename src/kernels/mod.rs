@@ -10,3 +10,4 @@ pub mod sort;
 pub mod strided;
 
 pub use strided::{GRAIN, Gather, Src, map1, map2, map3, try_materialize};
+pub mod rng;

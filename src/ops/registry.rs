@@ -71,6 +71,9 @@ const MODULES: &[&[OpDef]] = &[
     super::batch_norm_training::OPS,
     super::batch_norm_inference::OPS,
     super::batch_norm_grad::OPS,
+    super::rng_uniform::OPS,
+    super::rng_normal::OPS,
+    super::rng_bit_generator::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -113,9 +116,6 @@ pub const NOT_YET: &[&str] = &[
     "Recv",
     "ReduceScatter",
     "ReplicaId",
-    "RngBitGenerator",
-    "RngNormal",
-    "RngUniform",
     "Send",
     "SetDimensionSize",
     "TopK",

@@ -34,6 +34,8 @@ pub struct ReplOptions {
     pub full: bool,
     pub max_bytes: usize,
     pub color: bool,
+    /// `--seed`: the Rng ops' seed for the whole session.
+    pub seed: u64,
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
@@ -79,10 +81,12 @@ pub(crate) struct Repl {
 
 impl Repl {
     pub(crate) fn new(o: &ReplOptions) -> Self {
+        let mut session = Session::new(Limits {
+            max_value_bytes: o.max_bytes,
+        });
+        session.env.rng = crate::kernels::rng::RngState::new(o.seed);
         Repl {
-            session: Session::new(Limits {
-                max_value_bytes: o.max_bytes,
-            }),
+            session,
             print: PrintOptions {
                 full: o.full,
                 ..Default::default()
@@ -344,6 +348,7 @@ mod tests {
             full: false,
             max_bytes: 1 << 20,
             color: false,
+            seed: 0,
         })
     }
 
