@@ -17,6 +17,7 @@ pub mod eval;
 pub mod ir;
 pub mod kernels;
 pub mod ops;
+pub mod options;
 pub mod print;
 pub mod repl;
 pub mod session;

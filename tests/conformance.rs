@@ -16,6 +16,10 @@
 //!   contain at least one assertion (`then`, `produces:`, `>>>`, `==>`): a case
 //!   that cannot fail is itself a failure.
 //!
+//! A header `// flags: --seed 7` runs the case as `xlet --seed 7 run` would:
+//! the words are parsed by the command line's own option parser
+//! (`xlet::options::Options`), and paths in them are relative to the case's folder.
+//!
 //! Every trial runs on its own thread with a time limit, so a hang or a panic in
 //! the interpreter fails that one trial instead of the whole suite.
 //! Run with `cargo test --test conformance [FILTER]`.
@@ -26,12 +30,11 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 use xlet::ast::StmtKind;
-use xlet::check::Limits;
 use xlet::diag::{Diag, line_col, render};
 use xlet::eval::Output;
 use xlet::ir;
+use xlet::options::Options;
 use xlet::print::{PrintOptions, format_value};
-use xlet::session::Session;
 use xlet::value::Value;
 
 /// How long one case may run before it counts as hung.
@@ -151,6 +154,11 @@ fn case_trial(name: String, path: PathBuf) -> Trial {
     // The kind is decided now so that the listing shows it; a file that cannot be
     // read or has a malformed header becomes a trial that fails with the reason.
     let src = std::fs::read_to_string(&path);
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let options = match &src {
+        Ok(s) => flags(s, &dir),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    };
     let kind = match &src {
         Ok(s) => headers(s).map(|h| {
             let golden = path.with_extension("stdout");
@@ -174,7 +182,8 @@ fn case_trial(name: String, path: PathBuf) -> Trial {
     Trial::test(name, move || {
         let src = src.map_err(|e| Failed::from(format!("cannot read {}: {e}", path.display())))?;
         let kind = kind.map_err(Failed::from)?;
-        with_timeout(move || run_case(&display, &src, &kind))
+        let options = options.map_err(Failed::from)?;
+        with_timeout(move || run_case(&display, &src, &kind, &options))
     })
     .with_kind(label)
 }
@@ -222,6 +231,43 @@ fn headers(src: &str) -> Result<Vec<Expected>, String> {
         return Err("a `// help:` header needs at least one `// error:` header beside it".into());
     }
     Ok(out)
+}
+
+/// The options of a `// flags: WORDS` header among the leading comment lines
+/// (at most one), parsed as `xlet` parses its command line. A word that names
+/// an existing file or folder beside the case is made absolute, so that
+/// `--infeed values.npy` means the file in the case's folder.
+fn flags(src: &str, dir: &Path) -> Result<Options, String> {
+    let mut words: Option<Vec<String>> = None;
+    for line in src.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        let Some(comment) = t.strip_prefix("//") else {
+            break;
+        };
+        let Some(rest) = comment.trim_start().strip_prefix("flags:") else {
+            continue;
+        };
+        if words.is_some() {
+            return Err("a case has at most one `// flags:` header".into());
+        }
+        words = Some(
+            rest.split_whitespace()
+                .map(|w| {
+                    let beside = dir.join(w);
+                    if !w.starts_with('-') && beside.exists() {
+                        beside.to_string_lossy().into_owned()
+                    } else {
+                        w.to_string()
+                    }
+                })
+                .collect(),
+        );
+    }
+    Options::from_flags(words.unwrap_or_default())
+        .map_err(|e| format!("the `// flags:` header does not parse: {e}"))
 }
 
 /// Runs `f` on its own thread; a panic or a run past `TIMEOUT` fails the trial.
@@ -279,8 +325,8 @@ fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
         .concat()
 }
 
-fn run_case(file: &str, src: &str, kind: &Kind) -> Result<(), String> {
-    let mut session = Session::new(Limits::default());
+fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(), String> {
+    let mut session = options.session();
     let mut out = Capture::default();
     let result = session.run(src, &mut out);
     match kind {

@@ -6,12 +6,11 @@ use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xlet::ast::Span;
-use xlet::check::Limits;
 use xlet::diag::{LineIndex, MAX_SHOWN, Renderer, not_shown};
 use xlet::eval::{INTERRUPTED, Output};
 use xlet::ir;
 use xlet::print::{PrintError, PrintOptions, write_value};
-use xlet::session::{Failure, Session};
+use xlet::session::Failure;
 use xlet::value::Value;
 
 /// Writes to stderr; a closed stream is not worth a panic.
@@ -77,10 +76,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut session = Session::new(Limits {
-        max_value_bytes: opts.max_bytes,
-    });
-    session.env.rng = xlet::kernels::rng::RngState::new(opts.seed);
+    let mut session = opts.session();
     let mut out = Printer {
         opts: PrintOptions {
             full: opts.full,
@@ -110,9 +106,7 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let session = Session::new(Limits {
-        max_value_bytes: opts.max_bytes,
-    });
+    let session = opts.session();
     match session.check(&src) {
         Ok(_) => 0,
         Err(f) => report(&f, &name, &src, opts),
