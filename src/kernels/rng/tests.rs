@@ -222,6 +222,8 @@ fn ks_uniform_f32() {
     let mut xs: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
     let d = ks_statistic(&mut xs, |x| ((x + 2.0) / 5.0).clamp(0.0, 1.0));
     let stat = d * (DRAWS as f64).sqrt();
+    // Shown with `--nocapture`: the closing notes report the statistics.
+    eprintln!("KS sqrt(n) D = {stat:.3} (critical {KS_CRITICAL})");
     assert!(stat < KS_CRITICAL, "sqrt(n) D = {stat}");
 }
 
@@ -255,6 +257,8 @@ fn ks_normal_f32() {
     let mut xs: Vec<f64> = v.iter().map(|&x| f64::from(x)).collect();
     let d = ks_statistic(&mut xs, |x| normal_cdf((x - 1.5) / 2.0));
     let stat = d * (DRAWS as f64).sqrt();
+    // Shown with `--nocapture`: the closing notes report the statistics.
+    eprintln!("KS sqrt(n) D = {stat:.3} (critical {KS_CRITICAL})");
     assert!(stat < KS_CRITICAL, "sqrt(n) D = {stat}");
 }
 
@@ -265,6 +269,8 @@ fn ks_normal_f64() {
     let mut xs = v.clone();
     let d = ks_statistic(&mut xs, normal_cdf);
     let stat = d * (DRAWS as f64).sqrt();
+    // Shown with `--nocapture`: the closing notes report the statistics.
+    eprintln!("KS sqrt(n) D = {stat:.3} (critical {KS_CRITICAL})");
     assert!(stat < KS_CRITICAL, "sqrt(n) D = {stat}");
 }
 
@@ -299,6 +305,7 @@ fn chi_squared_uniform_ints_range_not_dividing_2_32() {
         }
         let chi = chi_squared(&counts, DRAWS);
         let crit = chi_critical((k - 1) as f64);
+        eprintln!("[{lo}, {hi}): chi^2 = {chi:.1} (critical {crit:.1}, df {})", k - 1);
         assert!(chi < crit, "[{lo}, {hi}): chi^2 = {chi} >= {crit}");
     }
 }
@@ -315,6 +322,7 @@ fn chi_squared_uniform_u32_range_three_quarters_of_2_32() {
         counts[(x >> 30) as usize] += 1;
     }
     let chi = chi_squared(&counts, DRAWS);
+    eprintln!("[0, 3 2^30) thirds: chi^2 = {chi:.2} (critical {:.2}, df 2)", chi_critical(2.0));
     assert!(chi < chi_critical(2.0), "chi^2 = {chi}");
 }
 
