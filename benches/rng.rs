@@ -22,7 +22,10 @@ fn benches(c: &mut Criterion) {
     for (name, expr) in [
         ("uniform_f32_1e8", "RngUniform(0.0, 1.0, f32[100000000])"),
         ("normal_f32_1e8", "RngNormal(0.0, 1.0, f32[100000000])"),
-        ("uniform_s32_1e8_range_1000", "RngUniform(0, 1000, s32[100000000])"),
+        (
+            "uniform_s32_1e8_range_1000",
+            "RngUniform(0, 1000, s32[100000000])",
+        ),
         (
             "bit_generator_philox_u32_1e7",
             "RngBitGenerator(PHILOX, u64[2] {1, 2}, u32[10000000])",

@@ -92,6 +92,18 @@ pub struct Comp {
     /// evaluator moves a value out of its slot at the last read, so an op that
     /// gets the only reference may update it in place.
     pub reads: Vec<u32>,
+    /// The name of every slot: the parameters', then the `let`s' (what the
+    /// gradient's generated source calls them).
+    pub names: Vec<String>,
+    /// The text of the definition as written, and its offset in the input it
+    /// came from (body spans are offsets in that input): the gradient writes
+    /// each forward op as the user wrote it. Empty for comps xlet made up.
+    pub text: Arc<str>,
+    pub text_at: usize,
+    /// Whose captured top-level values the body reads (`Env::captures`): its own
+    /// id, or for a generated gradient comp the id of the comp it differentiates,
+    /// so that both see the values of the moment `f` was defined.
+    pub captures_of: usize,
 }
 
 /// How many times evaluating `body` and `result` reads each of `slots` local
@@ -191,6 +203,11 @@ pub trait Kernel: Send + Sync {
     /// the fused engine follow it statically).
     fn tuple_index(&self) -> Option<usize> {
         None
+    }
+    /// Writes this op's backward step (spec/grad.md §4). Elementwise ops have
+    /// theirs in `grad::elementwise`; an op without a rule says so (C5).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        Err(crate::grad::rule::NoRule::missing(cx.op))
     }
     /// Elementwise kernels say so, so that the evaluator can fuse them.
     fn as_elementwise(&self) -> Option<&crate::kernels::fused::ElementwiseKernel> {

@@ -14,6 +14,7 @@ pub mod comp;
 pub mod diag;
 pub mod english;
 pub mod eval;
+pub mod grad;
 pub mod ir;
 pub mod kernels;
 pub mod ops;

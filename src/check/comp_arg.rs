@@ -321,8 +321,13 @@ impl Checker<'_> {
         self.depth = outer_depth;
         self.reach = outer_reach;
         let result = result?;
+        let id = super::NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Comp {
-            id: super::NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
+            id,
+            captures_of: id,
+            names: vec!["a".into(), "b".into()],
+            text: "".into(),
+            text_at: 0,
             name: name.to_string(),
             params: vec![("a".into(), t.clone()), ("b".into(), t.clone())],
             ret: result.ty.clone(),

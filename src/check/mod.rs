@@ -65,6 +65,9 @@ pub struct Checker<'s> {
     /// Untyped literals of the statement being checked that took a default
     /// element type (no context gave one), so an error can say where f32 came from.
     defaulted: Vec<(Span, ElemType)>,
+    /// For generated gradient comps (by name): the id of the comp whose captured
+    /// values they read (`ir::Comp::captures_of`).
+    captures_of: HashMap<String, usize>,
 }
 
 /// The code of the error a use of a poisoned name raises: it fails the statement
@@ -93,6 +96,7 @@ pub fn check_program(
         depth: 0,
         reach: 0,
         defaulted: vec![],
+        captures_of: HashMap::new(),
     };
     let mut errors = vec![];
     let mut stmts = vec![];
@@ -120,6 +124,33 @@ pub fn check_program(
     }
 }
 
+/// Checks a generated program (a gradient's comps, spec/grad.md §2) against
+/// `env`; each comp named in `captures_of` reads the captured values of the
+/// comp id given there. Returns the environment with the new comps.
+pub fn check_generated(
+    text: &str,
+    env: &TypeEnv,
+    limits: &Limits,
+    captures_of: HashMap<String, usize>,
+) -> Result<TypeEnv, Vec<Diag>> {
+    let prog = crate::syntax::parse(text)?;
+    let mut ck = Checker {
+        src: text,
+        env: env.clone(),
+        limits: limits.clone(),
+        local: None,
+        poisoned: HashSet::new(),
+        depth: 0,
+        reach: 0,
+        defaulted: vec![],
+        captures_of,
+    };
+    for s in &prog.stmts {
+        ck.check_stmt(s).map_err(|d| vec![d])?;
+    }
+    Ok(ck.env)
+}
+
 /// Checks one expression without running it (the REPL's `:type`).
 pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result<ir::Expr, Diag> {
     let mut ck = Checker {
@@ -131,6 +162,7 @@ pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result
         depth: 0,
         reach: 0,
         defaulted: vec![],
+        captures_of: HashMap::new(),
     };
     ck.check_expr(e, None).map_err(|d| ck.explain_defaults(d))
 }

@@ -116,8 +116,17 @@ impl Checker<'_> {
             ));
         }
         let slots = local.map(|l| l.next).unwrap_or(0);
+        let mut names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
+        names.extend(c.body.iter().map(|b| b.name.name.clone()));
+        let text_at = c.name.span.start;
+        let text_end = c.result.span.end.max(text_at);
+        let id = NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed);
         Ok(Comp {
-            id: NEXT_COMP_ID.fetch_add(1, Ordering::Relaxed),
+            id,
+            captures_of: self.captures_of.get(&c.name.name).copied().unwrap_or(id),
+            names,
+            text: self.src.get(text_at..text_end).unwrap_or("").into(),
+            text_at,
             name: c.name.name.clone(),
             params,
             ret,

@@ -235,7 +235,7 @@ impl EvalCx for Frame<'_> {
         let globals = self
             .env
             .captures
-            .get(&comp.id)
+            .get(&comp.captures_of)
             .map(|g| g.as_ref())
             .unwrap_or(self.globals);
         let mut slots: Vec<(Option<Value>, u32)> = comp.reads.iter().map(|&r| (None, r)).collect();

@@ -158,6 +158,19 @@ fn broadcast<T: Elem>(a: &Nd<T>, out: &[usize], map: &[usize]) -> Result<Array, 
 }
 
 impl Kernel for BroadcastKernel {
+    /// Seed 003's backward of broadcasting: the cotangent summed back to the
+    /// operand's shape (`sum_to`).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        if !cx.is_active(0) {
+            return Ok(());
+        }
+        let out = cx.out_array()?.clone();
+        let to = cx.arg_array(0)?.clone();
+        let ct = cx.ct.name.clone();
+        let g = crate::grad::rule::sum_to(cx.w, &ct, &out, &to, &self.map);
+        cx.grads[0] = Some(g);
+        Ok(())
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("broadcast expects one array"));

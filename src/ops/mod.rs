@@ -28,6 +28,7 @@ pub mod dynamic_slice;
 pub mod dynamic_update_slice;
 pub mod gather;
 pub mod get_tuple_element;
+pub mod grad;
 pub mod index_dims;
 pub mod iota;
 pub mod map;
@@ -48,5 +49,6 @@ pub mod sort;
 pub mod transpose;
 pub mod tuple;
 pub mod unary;
+pub mod vjp;
 #[path = "while.rs"]
 pub mod while_loop;

@@ -274,6 +274,10 @@ pub fn collate(mut outs: Vec<Array>) -> Value {
 }
 
 impl Kernel for ReduceKernel {
+    /// Add, Mul, Max and Min reductions of one operand (spec/grad.md §4).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::reduce::rule(cx, &self.comp, &self.dims)
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let all = arrays(args)?;
         let k = self.elems.len();

@@ -46,6 +46,8 @@ const MODULES: &[&[OpDef]] = &[
     super::transpose::OPS,
     super::tuple::OPS,
     super::call::OPS,
+    super::grad::OPS,
+    super::vjp::OPS,
     super::map::OPS,
     super::while_loop::OPS,
     super::conditional::OPS,

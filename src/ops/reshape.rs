@@ -133,6 +133,23 @@ fn reshape<T: Elem>(a: &Nd<T>, perm: &[usize], new: &[usize]) -> Result<Array, K
 }
 
 impl Kernel for ReshapeKernel {
+    /// Reshape is a transpose by `perm` then a row-major reshape: undo both.
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        use crate::grad::rule::brace;
+        let a = cx.arg_array(0)?.clone();
+        let permuted: Vec<usize> = self.perm.iter().map(|&p| a.dims[p]).collect();
+        let mut t = format!("Reshape({}, {})", cx.ct.name, brace(&permuted));
+        if self.perm.iter().enumerate().any(|(i, &p)| i != p) {
+            let mut inv = vec![0; self.perm.len()];
+            for (i, &p) in self.perm.iter().enumerate() {
+                inv[p] = i;
+            }
+            let r = cx.bind(t);
+            t = format!("Transpose({r}, {})", brace(&inv));
+        }
+        cx.send(0, t);
+        Ok(())
+    }
     fn allocates(&self) -> bool {
         false // a view, or a copy that `contiguous` admits itself
     }

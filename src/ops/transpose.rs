@@ -51,6 +51,20 @@ fn transpose<T: Elem>(a: &Nd<T>, perm: &[usize]) -> Result<Array, KernelError> {
 }
 
 impl Kernel for TransposeKernel {
+    /// The cotangent goes back through the inverse permutation.
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let mut inv = vec![0; self.perm.len()];
+        for (i, &p) in self.perm.iter().enumerate() {
+            inv[p] = i;
+        }
+        let t = format!(
+            "Transpose({}, {})",
+            cx.ct.name,
+            crate::grad::rule::brace(&inv)
+        );
+        cx.send(0, t);
+        Ok(())
+    }
     fn allocates(&self) -> bool {
         false // a view with permuted strides
     }

@@ -305,7 +305,10 @@ fn chi_squared_uniform_ints_range_not_dividing_2_32() {
         }
         let chi = chi_squared(&counts, DRAWS);
         let crit = chi_critical((k - 1) as f64);
-        eprintln!("[{lo}, {hi}): chi^2 = {chi:.1} (critical {crit:.1}, df {})", k - 1);
+        eprintln!(
+            "[{lo}, {hi}): chi^2 = {chi:.1} (critical {crit:.1}, df {})",
+            k - 1
+        );
         assert!(chi < crit, "[{lo}, {hi}): chi^2 = {chi} >= {crit}");
     }
 }
@@ -322,7 +325,10 @@ fn chi_squared_uniform_u32_range_three_quarters_of_2_32() {
         counts[(x >> 30) as usize] += 1;
     }
     let chi = chi_squared(&counts, DRAWS);
-    eprintln!("[0, 3 2^30) thirds: chi^2 = {chi:.2} (critical {:.2}, df 2)", chi_critical(2.0));
+    eprintln!(
+        "[0, 3 2^30) thirds: chi^2 = {chi:.2} (critical {:.2}, df 2)",
+        chi_critical(2.0)
+    );
     assert!(chi < chi_critical(2.0), "chi^2 = {chi}");
 }
 

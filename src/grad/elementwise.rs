@@ -1,0 +1,147 @@
+//! Rules of the elementwise ops (spec/grad.md §4.1). Every elementwise op maps
+//! operand `i`'s dimension `d` to output dimension `maps[i][d]` (XLA's explicit
+//! broadcasting): a rule computes each operand's cotangent at the output's
+//! shape, from operands spread to that shape, and `sum_to` brings it back to
+//! the operand's shape (seed 003's backward of broadcasting).
+
+use super::rule::{NoRule, RuleCx, filled, scalar, spread, sum_to};
+
+/// The local derivative of each operand, at the output's shape, times the
+/// cotangent `c`; `x[i]` is operand `i` spread to the output's shape and `y`
+/// the op's result.
+fn partials(
+    cx: &mut RuleCx,
+    x: &[String],
+    maps: &[Vec<usize>],
+) -> Result<Vec<Option<String>>, NoRule> {
+    let out = cx.out_array()?.clone();
+    let e = out.elem;
+    let c = cx.ct.name.clone();
+    let y = cx.out.name.clone();
+    let k = |v: f64| scalar(e, v);
+    let zeros = filled(&out, 0.0);
+    let a = x.first().cloned().unwrap_or_default();
+    let b = x.get(1).cloned().unwrap_or_default();
+    let one = |t: String| Ok(vec![Some(t)]);
+    let _ = maps;
+    match cx.op {
+        // Unary.
+        "Neg" => one(format!("Neg({c})")),
+        "Abs" => one(format!("Mul({c}, Sign({a}))")),
+        "Exp" => one(format!("Mul({c}, {y})")),
+        "Expm1" => one(format!("Mul({c}, Add({y}, {}))", k(1.0))),
+        "Log" => one(format!("Div({c}, {a})")),
+        "Log1p" => one(format!("Div({c}, Add({a}, {}))", k(1.0))),
+        "Logistic" => one(format!("Mul({c}, Mul({y}, Sub({}, {y})))", k(1.0))),
+        "Sqrt" => one(format!("Div({c}, Mul({y}, {}))", k(2.0))),
+        "Rsqrt" => one(format!("Mul({c}, Mul({}, Div({y}, {a})))", k(-0.5))),
+        "Cbrt" => one(format!("Div({c}, Mul({}, Mul({y}, {y})))", k(3.0))),
+        "Sin" => one(format!("Mul({c}, Cos({a}))")),
+        "Cos" => one(format!("Neg(Mul({c}, Sin({a})))")),
+        "Tan" => one(format!("Mul({c}, Add({}, Mul({y}, {y})))", k(1.0))),
+        "Tanh" => one(format!("Mul({c}, Sub({}, Mul({y}, {y})))", k(1.0))),
+        // Piecewise constant: derivative 0 wherever it exists (jax's choice too).
+        "Sign" | "Ceil" | "Floor" | "RoundNearestAfz" | "RoundNearestEven" => one(zeros),
+        // Binary.
+        "Add" => Ok(vec![Some(c.clone()), Some(c)]),
+        "Sub" => Ok(vec![Some(c.clone()), Some(format!("Neg({c})"))]),
+        "Mul" => Ok(vec![
+            Some(format!("Mul({c}, {b})")),
+            Some(format!("Mul({c}, {a})")),
+        ]),
+        "Div" => Ok(vec![
+            Some(format!("Div({c}, {b})")),
+            Some(format!("Neg(Div(Mul({c}, {y}), {b}))")),
+        ]),
+        // Ties send half to each side (jax's convention for max and min).
+        "Max" | "Min" => {
+            let win = if cx.op == "Max" { "Gt" } else { "Lt" };
+            let half = format!("Mul({c}, {})", k(0.5));
+            Ok(vec![
+                Some(format!(
+                    "Select({win}({a}, {b}), {c}, Select(Eq({a}, {b}), {half}, {zeros}))"
+                )),
+                Some(format!(
+                    "Select({win}({b}, {a}), {c}, Select(Eq({a}, {b}), {half}, {zeros}))"
+                )),
+            ])
+        }
+        // d/da a^b = b a^(b-1); d/db a^b = a^b ln a (0 where a = 0, as jax).
+        "Pow" => Ok(vec![
+            Some(format!(
+                "Mul({c}, Mul({b}, Pow({a}, Sub({b}, {}))))",
+                k(1.0)
+            )),
+            Some(format!(
+                "Select(Eq({a}, {zeros}), {zeros}, Mul({c}, Mul({y}, Log({a}))))"
+            )),
+        ]),
+        "Atan2" => {
+            let r = format!("Add(Mul({a}, {a}), Mul({b}, {b}))");
+            Ok(vec![
+                Some(format!("Div(Mul({c}, {b}), {r})")),
+                Some(format!("Neg(Div(Mul({c}, {a}), {r}))")),
+            ])
+        }
+        // rem(a, b) = a - b trunc(a / b).
+        "Rem" => Ok(vec![
+            Some(c.clone()),
+            Some(format!(
+                "Neg(Mul({c}, Mul(Sign(Div({a}, {b})), Floor(Abs(Div({a}, {b}))))))"
+            )),
+        ]),
+        // Select(pred, on_true, on_false).
+        "Select" => Ok(vec![
+            None,
+            Some(format!("Select({a}, {c}, {zeros})")),
+            Some(format!("Select({a}, {zeros}, {c})")),
+        ]),
+        // Clamp(min, operand, max): the operand where it lies inside, each bound
+        // where it binds.
+        "Clamp" => {
+            let (lo, v, hi) = (a, b, x.get(2).cloned().unwrap_or_default());
+            Ok(vec![
+                Some(format!("Select(Lt({v}, {lo}), {c}, {zeros})")),
+                Some(format!(
+                    "Select(And(Ge({v}, {lo}), Le({v}, {hi})), {c}, {zeros})"
+                )),
+                Some(format!("Select(Gt({v}, {hi}), {c}, {zeros})")),
+            ])
+        }
+        "ConvertElementType" => {
+            let from = cx.arg_array(0)?.elem;
+            Ok(vec![Some(format!(
+                "ConvertElementType({c}, {})",
+                from.name()
+            ))])
+        }
+        op => Err(NoRule::missing(op)),
+    }
+}
+
+/// The rule of an elementwise op whose operand `i` maps its dimensions to the
+/// output's by `maps[i]`.
+pub fn rule(cx: &mut RuleCx, maps: &[Vec<usize>]) -> Result<(), NoRule> {
+    let out = cx.out_array()?.clone();
+    let mut x = vec![];
+    for (i, m) in maps.iter().enumerate() {
+        let a = cx.arg_array(i)?;
+        x.push(spread(&cx.arg(i)?.name, a, &out, m));
+    }
+    let parts = partials(cx, &x, maps)?;
+    for (i, part) in parts.into_iter().enumerate() {
+        let Some(part) = part else { continue };
+        if !cx.is_active(i) {
+            continue;
+        }
+        let to = cx.arg_array(i)?.clone();
+        let m = maps.get(i).cloned().unwrap_or_default();
+        // The partial is at the output's shape and element type; the operand's
+        // element type is the output's for every op here but ConvertElementType,
+        // whose partial is already converted.
+        let full = cx.bind(part);
+        let back = sum_to(cx.w, &full, &out.with_elem(to.elem), &to, &m);
+        cx.grads[i] = Some(back);
+    }
+    Ok(())
+}

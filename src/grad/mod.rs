@@ -1,0 +1,451 @@
+//! Reverse-mode gradients, written as xlet source (spec/grad.md).
+//!
+//! `vjp_source` turns a checked `comp f` into the text of `comp f_vjp(params...,
+//! ct) -> (result, (gradients...))`: the forward half is `f`'s body with every
+//! op node named (each line the user's own text with its operands replaced by
+//! names), the backward half one rule per active op, in reverse. The text is
+//! then parsed and checked like any program, so what runs is what `:grad`
+//! prints.
+
+pub mod elementwise;
+pub mod program;
+pub mod reduce;
+pub mod rule;
+
+use crate::ast::Span;
+use crate::ir::{Comp, Expr, ExprKind, Kernel};
+use crate::types::Type;
+use rule::{NoRule, RuleCx, Var, Writer, filled};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// Why a gradient cannot be generated: the message and the span (in the input
+/// `f` came from) of the op at fault.
+#[derive(Clone, Debug)]
+pub struct GradError {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl GradError {
+    fn at(message: impl Into<String>, span: &Span) -> Self {
+        GradError {
+            message: message.into(),
+            span: Some(span.clone()),
+        }
+    }
+}
+
+/// A generated program: comps in definition order (callees first).
+#[derive(Clone, Debug, Default)]
+pub struct Generated {
+    pub text: String,
+    /// The name of the vjp comp of each differentiated comp, by comp id.
+    pub vjp_names: HashMap<usize, String>,
+    /// Each generated comp's name and whose captured values it reads.
+    pub captures_of: HashMap<String, usize>,
+}
+
+/// What a node of the linearised body is.
+enum Kind {
+    Param(usize),
+    /// A literal or a top-level name: written inline, never differentiated.
+    Leaf,
+    Op {
+        name: &'static str,
+        kernel: Arc<dyn Kernel>,
+        args: Vec<usize>,
+    },
+    Call {
+        comp: Arc<Comp>,
+        args: Vec<usize>,
+    },
+    Tuple(Vec<usize>),
+    /// `let b = a`: another name for a value.
+    Alias([usize; 1]),
+}
+
+struct Node {
+    /// The name it is bound to, or a leaf's text.
+    text: String,
+    ty: Type,
+    kind: Kind,
+    span: Span,
+}
+
+impl Node {
+    fn args(&self) -> &[usize] {
+        match &self.kind {
+            Kind::Op { args, .. } | Kind::Call { args, .. } | Kind::Tuple(args) => args,
+            Kind::Alias(a) => a,
+            _ => &[],
+        }
+    }
+}
+
+/// Whether a value of this type carries a gradient.
+pub(crate) fn is_float(ty: &Type) -> bool {
+    match ty {
+        Type::Array(a) => a.elem.is_float(),
+        Type::Tuple(items) => items.iter().any(is_float),
+    }
+}
+
+/// Writes the vjp comps of `f` (and of the comps it calls) into `g`; returns
+/// the name of `f`'s. `taken` says which names the generated comps must not
+/// use (existing comps and globals). Differentiates with respect to every
+/// float parameter.
+pub fn vjp_source(
+    f: &Comp,
+    g: &mut Generated,
+    taken: &dyn Fn(&str) -> bool,
+    depth: usize,
+) -> Result<String, GradError> {
+    if let Some(n) = g.vjp_names.get(&f.id) {
+        return Ok(n.clone());
+    }
+    if depth > crate::check::MAX_DEPTH {
+        return Err(GradError {
+            message: "computations call each other too deeply to differentiate".into(),
+            span: None,
+        });
+    }
+    if f.text.is_empty() {
+        return Err(GradError {
+            message: format!("`{}` has no source to differentiate", f.name),
+            span: None,
+        });
+    }
+    // Linearise the body.
+    let mut lin = Lin {
+        f,
+        nodes: vec![],
+        slots: HashMap::new(),
+        w: Writer::new(f.names.iter().cloned()),
+    };
+    for (i, (_, ty)) in f.params.iter().enumerate() {
+        let name = f.names.get(i).cloned().unwrap_or_default();
+        lin.slots.insert(i, lin.nodes.len());
+        lin.nodes.push(Node {
+            text: name,
+            ty: ty.clone(),
+            kind: Kind::Param(i),
+            span: f.span.clone(),
+        });
+    }
+    for (slot, e) in &f.body {
+        let name = f.names.get(*slot).cloned().unwrap_or_default();
+        let id = lin.node(e, Some(name), g, taken, depth)?;
+        lin.slots.insert(*slot, id);
+    }
+    let result = lin.node(&f.result, None, g, taken, depth)?;
+    let Lin { nodes, mut w, .. } = lin;
+    let forward = std::mem::take(&mut w.lines);
+
+    // Activity: forward (depends on a float parameter) and backward (the result
+    // depends on it).
+    let n = nodes.len();
+    let mut fwd = vec![false; n];
+    for (i, node) in nodes.iter().enumerate() {
+        fwd[i] = is_float(&node.ty)
+            && match node.kind {
+                Kind::Param(_) => true,
+                Kind::Leaf => false,
+                _ => node.args().iter().any(|&a| fwd[a]),
+            };
+    }
+    let mut needed = vec![false; n];
+    needed[result] = fwd[result];
+    for i in (0..n).rev() {
+        if needed[i] {
+            for &a in nodes[i].args() {
+                if fwd[a] {
+                    needed[a] = true;
+                }
+            }
+        }
+    }
+
+    // Backward.
+    let ct_name = w.fresh("ct");
+    let mut ct: Vec<Option<String>> = vec![None; n];
+    ct[result] = Some(ct_name.clone());
+    w.comment("backward");
+    for i in (0..n).rev() {
+        let node = &nodes[i];
+        let (Some(c), true) = (ct[i].clone(), needed[i]) else {
+            continue;
+        };
+        let args = node.args().to_vec();
+        let active: Vec<bool> = args.iter().map(|&a| needed[a]).collect();
+        if !active.iter().any(|&a| a) {
+            continue;
+        }
+        let vars: Vec<Var> = args
+            .iter()
+            .map(|&a| Var {
+                name: nodes[a].text.clone(),
+                ty: nodes[a].ty.clone(),
+            })
+            .collect();
+        let out = Var {
+            name: node.text.clone(),
+            ty: node.ty.clone(),
+        };
+        let ctv = Var {
+            name: c,
+            ty: node.ty.clone(),
+        };
+        let grads = match &node.kind {
+            Kind::Op { name, kernel, .. } => {
+                let mut cx = RuleCx::new(name, &vars, &active, &out, &ctv, &mut w);
+                let r = match kernel.as_elementwise() {
+                    Some(k) => elementwise::rule(&mut cx, &k.maps),
+                    None => kernel.vjp(&mut cx),
+                };
+                r.map_err(|NoRule(m)| GradError::at(m, &node.span))?;
+                cx.grads
+            }
+            Kind::Call { comp, .. } => {
+                let callee = g.vjp_names.get(&comp.id).cloned().unwrap_or_default();
+                let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+                let r = w.bind("r", format!("{callee}({}, {})", names.join(", "), ctv.name));
+                let mut grads = vec![None; args.len()];
+                let mut k = 0;
+                for (j, (_, pty)) in comp.params.iter().enumerate() {
+                    if is_float(pty) {
+                        if active[j] {
+                            grads[j] = Some(w.bind(
+                                "d",
+                                format!("GetTupleElement(GetTupleElement({r}, 1), {k})"),
+                            ));
+                        }
+                        k += 1;
+                    }
+                }
+                grads
+            }
+            Kind::Alias(_) => vec![Some(ctv.name.clone())],
+            Kind::Tuple(_) => {
+                return Err(GradError::at(
+                    "a tuple inside a differentiated computation has no rule in xlet yet",
+                    &node.span,
+                ));
+            }
+            Kind::Param(_) | Kind::Leaf => continue,
+        };
+        for (j, gr) in grads.into_iter().enumerate() {
+            let (Some(gr), Some(&a)) = (gr, args.get(j)) else {
+                continue;
+            };
+            ct[a] = Some(match ct[a].take() {
+                None => gr,
+                Some(prev) => w.bind("ct", format!("Add({prev}, {gr})")),
+            });
+        }
+    }
+
+    // The comp.
+    let name = unique(&format!("{}_vjp", f.name), g, taken);
+    let mut params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+    params.push(format!("{ct_name}: {}", f.ret));
+    let mut grad_types = vec![];
+    let mut grad_names = vec![];
+    for (i, (_, t)) in f.params.iter().enumerate() {
+        if !is_float(t) {
+            continue;
+        }
+        grad_types.push(t.to_string());
+        let node = f_param_node(&nodes, i);
+        grad_names.push(match node.and_then(|p| ct[p].clone()) {
+            Some(c) => c,
+            None => match t.as_array() {
+                Some(a) => filled(a, 0.0),
+                None => {
+                    return Err(GradError::at(
+                        "tuple parameters cannot be differentiated yet",
+                        &f.span,
+                    ));
+                }
+            },
+        });
+    }
+    let grads_ty = if grad_types.len() == 1 {
+        format!("({},)", grad_types[0])
+    } else {
+        format!("({})", grad_types.join(", "))
+    };
+    let grads_val = if grad_names.len() == 1 {
+        format!("({},)", grad_names[0])
+    } else {
+        format!("({})", grad_names.join(", "))
+    };
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "comp {name}({}) -> ({}, {grads_ty}) {{",
+        params.join(", "),
+        f.ret
+    );
+    let _ = writeln!(text, "  // forward: the body of `{}`", f.name);
+    for l in forward.iter().chain(&w.lines) {
+        let _ = writeln!(text, "{l}");
+    }
+    let _ = writeln!(text, "  ({}, {grads_val})", nodes[result].text);
+    let _ = writeln!(text, "}}");
+    g.text.push_str(&text);
+    g.vjp_names.insert(f.id, name.clone());
+    g.captures_of.insert(name.clone(), f.captures_of);
+    Ok(name)
+}
+
+fn f_param_node(nodes: &[Node], i: usize) -> Option<usize> {
+    nodes
+        .iter()
+        .position(|n| matches!(n.kind, Kind::Param(p) if p == i))
+}
+
+/// `base`, or `base2`, `base3`, ...: a comp name no one has.
+pub(crate) fn unique(base: &str, g: &Generated, taken: &dyn Fn(&str) -> bool) -> String {
+    let used = |n: &str| taken(n) || g.vjp_names.values().any(|v| v == n);
+    if !used(base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|k| format!("{base}{k}"))
+        .find(|n| !used(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+/// The linearisation of one comp body.
+struct Lin<'f> {
+    f: &'f Comp,
+    nodes: Vec<Node>,
+    slots: HashMap<usize, usize>,
+    w: Writer,
+}
+
+impl Lin<'_> {
+    /// The node of `e` (a new one for an op, a call or a tuple), its line
+    /// written; `name` is the user's `let` name when `e` is a binding's root.
+    fn node(
+        &mut self,
+        e: &Expr,
+        name: Option<String>,
+        g: &mut Generated,
+        taken: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> Result<usize, GradError> {
+        let args: &[Expr] = match &e.kind {
+            ExprKind::Local(slot) => {
+                let id = *self.slots.get(slot).ok_or_else(|| {
+                    GradError::at("internal: a local read before it is bound", &e.span)
+                })?;
+                return Ok(match name {
+                    // `let b = a`: a new name for the same value.
+                    Some(n) => {
+                        self.w.bind_named(&n, self.nodes[id].text.clone());
+                        self.push(n, e, Kind::Alias([id]))
+                    }
+                    None => id,
+                });
+            }
+            ExprKind::Const(_) | ExprKind::Global(_) => {
+                let text = self.text_of(&e.span)?.to_string();
+                let text = match &e.kind {
+                    ExprKind::Global(g) => g.clone(),
+                    _ => text,
+                };
+                return Ok(match name {
+                    Some(n) => {
+                        self.w.bind_named(&n, text);
+                        self.push(n, e, Kind::Leaf)
+                    }
+                    None => self.push(text, e, Kind::Leaf),
+                });
+            }
+            ExprKind::Op { args, .. } | ExprKind::CallComp { args, .. } => args,
+            ExprKind::Tuple(items) => items,
+        };
+        let mut ids = vec![];
+        for a in args {
+            ids.push(self.node(a, None, g, taken, depth)?);
+        }
+        // The user's text with each operand's text replaced by its node's.
+        let mut pieces: Vec<(Span, String)> = vec![];
+        for (a, &id) in args.iter().zip(&ids) {
+            let node = &self.nodes[id];
+            pieces.push((a.span.clone(), node.text.clone()));
+        }
+        let text = self.substitute(&e.span, &mut pieces)?;
+        let kind = match &e.kind {
+            ExprKind::Op { name, kernel, .. } => Kind::Op {
+                name,
+                kernel: kernel.clone(),
+                args: ids,
+            },
+            ExprKind::CallComp { comp, .. } => {
+                if is_float(&e.ty) {
+                    vjp_source(comp, g, taken, depth + 1)?;
+                }
+                Kind::Call {
+                    comp: comp.clone(),
+                    args: ids,
+                }
+            }
+            _ => Kind::Tuple(ids),
+        };
+        let n = match name {
+            Some(n) => n,
+            None => self.w.fresh("t"),
+        };
+        self.w.bind_named(&n, text);
+        Ok(self.push(n, e, kind))
+    }
+
+    fn push(&mut self, text: String, e: &Expr, kind: Kind) -> usize {
+        self.nodes.push(Node {
+            text,
+            ty: e.ty.clone(),
+            kind,
+            span: e.span.clone(),
+        });
+        self.nodes.len() - 1
+    }
+
+    fn text_of(&self, span: &Span) -> Result<&str, GradError> {
+        let f = self.f;
+        span.start
+            .checked_sub(f.text_at)
+            .zip(span.end.checked_sub(f.text_at))
+            .and_then(|(s, e)| f.text.get(s..e))
+            .ok_or_else(|| GradError::at("internal: an op outside its computation's text", span))
+    }
+
+    /// The text of `span` with each piece's span replaced by its text.
+    fn substitute(&self, span: &Span, pieces: &mut [(Span, String)]) -> Result<String, GradError> {
+        pieces.sort_by_key(|(s, _)| s.start);
+        let whole = self.text_of(span)?;
+        let mut out = String::new();
+        let mut at = span.start;
+        for (s, t) in pieces.iter() {
+            if s.start < at || s.end > span.end {
+                return Err(GradError::at(
+                    "internal: this op's operands cannot be written back as source",
+                    span,
+                ));
+            }
+            out.push_str(self.slice(whole, at - span.start, s.start - span.start, span)?);
+            out.push_str(t);
+            at = s.end;
+        }
+        out.push_str(self.slice(whole, at - span.start, whole.len(), span)?);
+        Ok(out)
+    }
+
+    fn slice<'t>(&self, t: &'t str, a: usize, b: usize, span: &Span) -> Result<&'t str, GradError> {
+        t.get(a..b)
+            .ok_or_else(|| GradError::at("internal: a span inside a character", span))
+    }
+}

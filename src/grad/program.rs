@@ -1,0 +1,95 @@
+//! From a comp to the checked computation that `Grad` or `Vjp` calls.
+
+use super::{Generated, GradError, is_float, vjp_source};
+use crate::check::{Limits, TypeEnv, check_generated};
+use crate::ir::Comp;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// What to make of `f`.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// `Grad(f, ..., wrt={...})`: the gradients of the listed parameters, one
+    /// value for one parameter, else a tuple in the order listed.
+    Grad { wrt: Vec<usize> },
+    /// `Vjp(f, {...}, ct)`: `(f(...), (gradients...))`.
+    Vjp,
+}
+
+/// The generated source and the checked comp to call.
+#[derive(Clone, Debug)]
+pub struct Differentiated {
+    pub text: String,
+    pub comp: Arc<Comp>,
+}
+
+/// Writes and checks the gradient program of `f` in the environment `env`.
+pub fn differentiate(
+    f: &Comp,
+    mode: &Mode,
+    env: &TypeEnv,
+    limits: &Limits,
+) -> Result<Differentiated, GradError> {
+    let taken = |n: &str| env.comps.contains_key(n) || env.globals.contains_key(n);
+    let mut g = Generated::default();
+    let vjp = vjp_source(f, &mut g, &taken, 0)?;
+    let mut captures: HashMap<String, usize> = g.captures_of.clone();
+    let name = match mode {
+        Mode::Vjp => vjp,
+        Mode::Grad { wrt } => {
+            let name = super::unique(&format!("{}_grad", f.name), &g, &taken);
+            // Position of each parameter among the float ones (the vjp's gradients).
+            let float_index =
+                |p: usize| f.params.iter().take(p).filter(|(_, t)| is_float(t)).count();
+            let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
+            let args: Vec<&str> = f.params.iter().map(|(p, _)| p.as_str()).collect();
+            let one = match f.ret.as_array() {
+                Some(a) => super::rule::scalar(a.elem, 1.0),
+                None => {
+                    return Err(GradError {
+                        message: "Grad needs a scalar result".into(),
+                        span: None,
+                    });
+                }
+            };
+            let picks: Vec<String> = wrt
+                .iter()
+                .map(|&p| format!("GetTupleElement(GetTupleElement(r, 1), {})", float_index(p)))
+                .collect();
+            let types: Vec<String> = wrt
+                .iter()
+                .filter_map(|&p| f.params.get(p).map(|(_, t)| t.to_string()))
+                .collect();
+            let (ret, val) = if picks.len() == 1 {
+                (types[0].clone(), picks[0].clone())
+            } else {
+                (
+                    format!("({})", types.join(", ")),
+                    format!("({})", picks.join(", ")),
+                )
+            };
+            let mut w = String::new();
+            let _ = writeln!(w, "comp {name}({}) -> {ret} {{", params.join(", "));
+            let _ = writeln!(w, "  let r = {vjp}({}, {one})", args.join(", "));
+            let _ = writeln!(w, "  {val}");
+            let _ = writeln!(w, "}}");
+            g.text.push_str(&w);
+            captures.insert(name.clone(), f.captures_of);
+            name
+        }
+    };
+    let checked = check_generated(&g.text, env, limits, captures).map_err(|d| GradError {
+        message: format!(
+            "internal: the generated gradient program does not check ({}); it reads:\n{}",
+            d.first().map_or(String::new(), |d| d.message.clone()),
+            g.text
+        ),
+        span: None,
+    })?;
+    let comp = checked.comps.get(&name).cloned().ok_or_else(|| GradError {
+        message: "internal: the generated gradient comp is missing".into(),
+        span: None,
+    })?;
+    Ok(Differentiated { text: g.text, comp })
+}

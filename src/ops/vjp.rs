@@ -1,0 +1,75 @@
+//! Vjp (spec/ops/vjp.md): `Vjp(f, {args...}, cotangent)`, `(f(args...),
+//! (gradients...))` for a cotangent of `f`'s result type, by the generated
+//! backward program of spec/grad.md.
+
+use super::grad::{GradKernel, comp_arg, float_param, no_rule, operands};
+use super::registry::{Checked, OpDef};
+use crate::check::call::CallCtx;
+use crate::diag::Diag;
+use crate::grad::program::{Mode, differentiate};
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/ops/vjp.md");
+
+pub const OPS: &[OpDef] = &[OpDef {
+    name: "Vjp",
+    aliases: &[],
+    signature: "Vjp(f, {args...}, cotangent)",
+    spec: SPEC,
+    rule,
+}];
+
+fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    let f = comp_arg(cx)?;
+    let list = cx.require(Some(1), "args")?;
+    let args: Vec<&crate::ast::Expr> = match &list.kind {
+        crate::ast::ExprKind::Brace(items) => items.iter().collect(),
+        _ => {
+            return Err(cx
+                .err(
+                    "C2",
+                    "Vjp takes its arguments as a list: Vjp(f, {x, y}, cotangent)",
+                    list.span.clone(),
+                )
+                .with_help("write the arguments inside braces, even a single one: {x}"));
+        }
+    };
+    let types = operands(cx, &f, &args)?;
+    let ct = cx.require(Some(2), "cotangent")?;
+    let hint = f.ret.as_array().map(|a| a.elem);
+    let ct = cx.push_operand(ct, hint)?;
+    let float_result = f.ret.as_array().is_some_and(|a| a.elem.is_float());
+    if !float_result {
+        return Err(cx
+            .err(
+                "C3",
+                format!(
+                    "Vjp needs a computation with a float array result, but `{}` returns {}",
+                    f.name, f.ret
+                ),
+                cx.span.clone(),
+            )
+            .with_secondary(f.span.clone(), "defined here"));
+    }
+    if ct.ty != f.ret {
+        return Err(cx
+            .err(
+                "C3",
+                format!(
+                    "the cotangent must have `{}`'s result type {}, found {}",
+                    f.name, f.ret, ct.ty
+                ),
+                ct.span.clone(),
+            )
+            .with_label(format!("{}", ct.ty)));
+    }
+    for i in 0..f.params.len() {
+        float_param(cx, &f, i, &types)?;
+    }
+    let d =
+        differentiate(&f, &Mode::Vjp, &cx.ck.env, &cx.ck.limits).map_err(|e| no_rule(cx, &f, e))?;
+    Ok(Checked {
+        ty: d.comp.ret.clone(),
+        kernel: Arc::new(GradKernel { comp: d.comp }),
+    })
+}
