@@ -204,6 +204,11 @@ pub trait Kernel: Send + Sync {
     fn tuple_index(&self) -> Option<usize> {
         None
     }
+    /// `Call` says which comp it calls, so that a gradient treats it as a
+    /// direct call (spec/grad.md §2).
+    fn called_comp(&self) -> Option<&Arc<Comp>> {
+        None
+    }
     /// Writes this op's backward step (spec/grad.md §4). Elementwise ops have
     /// theirs in `grad::elementwise`; an op without a rule says so (C5).
     fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {

@@ -87,6 +87,27 @@ impl Session {
         Ok(())
     }
 
+    /// The backward program of comp `name` as xlet source (spec/grad.md §2), in
+    /// this session's environment, or why there is none.
+    pub fn gradient_source(&self, name: &str) -> Result<String, String> {
+        let f = self
+            .types
+            .comps
+            .get(name)
+            .ok_or_else(|| format!("`{name}` is not a comp"))?;
+        crate::grad::program::source_of(f, &self.types, &self.limits).map_err(|e| {
+            let at = e.span.as_ref().and_then(|s| {
+                let a = s.start.checked_sub(f.text_at)?;
+                let b = s.end.checked_sub(f.text_at)?;
+                f.text.get(a..b)
+            });
+            match at {
+                Some(t) => format!("cannot differentiate `{name}`: {} (at `{t}`)", e.message),
+                None => format!("cannot differentiate `{name}`: {}", e.message),
+            }
+        })
+    }
+
     /// Every binding, values first then comps, each sorted by name (`:vars`).
     pub fn bindings(&self) -> Vec<Binding> {
         let mut values: Vec<Binding> = self

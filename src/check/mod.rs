@@ -475,7 +475,7 @@ impl<'s> Checker<'s> {
     /// body and its callees': the nesting here plus the comp's own depth is
     /// bounded like expression nesting, so a long chain of comps calling each
     /// other cannot overflow the stack (spec/language.md §8.4).
-    fn reach_through(&mut self, comp: &Comp, span: &Span) -> Result<(), Diag> {
+    pub(crate) fn reach_through(&mut self, comp: &Comp, span: &Span) -> Result<(), Diag> {
         let reach = self.depth.saturating_add(comp.depth);
         if reach > MAX_DEPTH {
             return Err(Diag::check(

@@ -32,6 +32,9 @@ pub enum Command {
     },
     /// Parse and type/shape-check only; exit 0 iff the program is well-typed.
     Check { file: Option<PathBuf> },
+    /// Print the backward program of computation COMP in FILE as xlet source
+    /// (what Grad and Vjp run; spec/grad.md).
+    Grad { file: PathBuf, comp: String },
     /// Open the REPL (the default).
     Repl,
 }
@@ -54,6 +57,7 @@ pub fn main() -> i32 {
     match cli.command {
         Some(Command::Run { file, profile }) => run::run_file(file.as_deref(), &cli.opts, profile),
         Some(Command::Check { file }) => run::check_file(file.as_deref(), &cli.opts),
+        Some(Command::Grad { file, comp }) => run::grad_source(Some(&file), &comp, &cli.opts),
         Some(Command::Repl) | None => xlet::repl::main(&cli_repl_options(&cli.opts)),
     }
 }

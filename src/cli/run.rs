@@ -113,6 +113,29 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
     }
 }
 
+/// `xlet grad FILE COMP`: checks FILE and prints COMP's backward program.
+pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> i32 {
+    let (name, src) = match read_source(file) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut session = opts.session();
+    match session.check(&src) {
+        Ok((_, types)) => session.types = types,
+        Err(f) => return report(&f, &name, &src, opts),
+    }
+    match session.gradient_source(comp) {
+        Ok(text) => {
+            let _ = write!(std::io::stdout().lock(), "{text}");
+            0
+        }
+        Err(msg) => {
+            err!("error: {msg}");
+            2
+        }
+    }
+}
+
 /// A table of wall time per statement, slowest marked, on stderr.
 fn print_profile(times: &[(Span, Duration)], name: &str, src: &str) {
     let total: Duration = times.iter().map(|(_, d)| *d).sum();

@@ -139,9 +139,14 @@ pub fn rule(cx: &mut RuleCx, maps: &[Vec<usize>]) -> Result<(), NoRule> {
         // The partial is at the output's shape and element type; the operand's
         // element type is the output's for every op here but ConvertElementType,
         // whose partial is already converted.
-        let full = cx.bind(part);
+        let full = if is_name(&part) { part } else { cx.bind(part) };
         let back = sum_to(cx.w, &full, &out.with_elem(to.elem), &to, &m);
         cx.grads[i] = Some(back);
     }
     Ok(())
+}
+
+/// A bare name (the cotangent passed on unchanged) needs no `let` of its own.
+fn is_name(t: &str) -> bool {
+    t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }

@@ -7,6 +7,7 @@
 //! then parsed and checked like any program, so what runs is what `:grad`
 //! prints.
 
+pub mod dot;
 pub mod elementwise;
 pub mod program;
 pub mod reduce;
@@ -94,10 +95,12 @@ pub(crate) fn is_float(ty: &Type) -> bool {
 
 /// Writes the vjp comps of `f` (and of the comps it calls) into `g`; returns
 /// the name of `f`'s. `taken` says which names the generated comps must not
-/// use (existing comps and globals). Differentiates with respect to every
-/// float parameter.
+/// use (existing comps and globals). Differentiates with respect to the float
+/// parameters `wrt` marks (`None`: all of them; the comps `f` calls always
+/// get all, since a call site may need any), and returns their gradients only.
 pub fn vjp_source(
     f: &Comp,
+    wrt: Option<&[bool]>,
     g: &mut Generated,
     taken: &dyn Fn(&str) -> bool,
     depth: usize,
@@ -105,6 +108,10 @@ pub fn vjp_source(
     if let Some(n) = g.vjp_names.get(&f.id) {
         return Ok(n.clone());
     }
+    let wanted = |i: usize| {
+        f.params.get(i).is_some_and(|(_, t)| is_float(t))
+            && wrt.is_none_or(|w| w.get(i).copied().unwrap_or(false))
+    };
     if depth > crate::check::MAX_DEPTH {
         return Err(GradError {
             message: "computations call each other too deeply to differentiate".into(),
@@ -150,7 +157,7 @@ pub fn vjp_source(
     for (i, node) in nodes.iter().enumerate() {
         fwd[i] = is_float(&node.ty)
             && match node.kind {
-                Kind::Param(_) => true,
+                Kind::Param(p) => wanted(p),
                 Kind::Leaf => false,
                 _ => node.args().iter().any(|&a| fwd[a]),
             };
@@ -253,7 +260,7 @@ pub fn vjp_source(
     let mut grad_types = vec![];
     let mut grad_names = vec![];
     for (i, (_, t)) in f.params.iter().enumerate() {
-        if !is_float(t) {
+        if !wanted(i) {
             continue;
         }
         grad_types.push(t.to_string());
@@ -318,6 +325,16 @@ pub(crate) fn unique(base: &str, g: &Generated, taken: &dyn Fn(&str) -> bool) ->
         .unwrap_or_else(|| base.to_string())
 }
 
+/// Whether a literal's text names its type (`f32 2`, `f64[2] {1, 2}`).
+fn starts_typed(text: &str) -> bool {
+    let head: String = text
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    crate::types::ElemType::parse(&head).is_some()
+}
+
 /// The linearisation of one comp body.
 struct Lin<'f> {
     f: &'f Comp,
@@ -352,14 +369,25 @@ impl Lin<'_> {
                 });
             }
             ExprKind::Const(_) | ExprKind::Global(_) => {
-                let text = self.text_of(&e.span)?.to_string();
                 let text = match &e.kind {
                     ExprKind::Global(g) => g.clone(),
-                    _ => text,
+                    _ => self.text_of(&e.span)?.to_string(),
                 };
+                // An untyped literal (`2.0`) took its type from where it stood;
+                // rules use it elsewhere, so it is bound with its type.
+                let untyped = matches!(e.kind, ExprKind::Const(_)) && !starts_typed(&text);
                 return Ok(match name {
+                    Some(n) if untyped => {
+                        self.w.lines.push(format!("  let {n}: {} = {text}", e.ty));
+                        self.push(n, e, Kind::Leaf)
+                    }
                     Some(n) => {
                         self.w.bind_named(&n, text);
+                        self.push(n, e, Kind::Leaf)
+                    }
+                    None if untyped => {
+                        let n = self.w.fresh("k");
+                        self.w.lines.push(format!("  let {n}: {} = {text}", e.ty));
                         self.push(n, e, Kind::Leaf)
                     }
                     None => self.push(text, e, Kind::Leaf),
@@ -380,6 +408,15 @@ impl Lin<'_> {
         }
         let text = self.substitute(&e.span, &mut pieces)?;
         let kind = match &e.kind {
+            ExprKind::Op { kernel, .. } if kernel.called_comp().is_some() => {
+                let comp = kernel.called_comp().cloned().ok_or_else(|| {
+                    GradError::at("internal: Call without its computation", &e.span)
+                })?;
+                if is_float(&e.ty) {
+                    vjp_source(&comp, None, g, taken, depth + 1)?;
+                }
+                Kind::Call { comp, args: ids }
+            }
             ExprKind::Op { name, kernel, .. } => Kind::Op {
                 name,
                 kernel: kernel.clone(),
@@ -387,7 +424,7 @@ impl Lin<'_> {
             },
             ExprKind::CallComp { comp, .. } => {
                 if is_float(&e.ty) {
-                    vjp_source(comp, g, taken, depth + 1)?;
+                    vjp_source(comp, None, g, taken, depth + 1)?;
                 }
                 Kind::Call {
                     comp: comp.clone(),
@@ -449,3 +486,6 @@ impl Lin<'_> {
             .ok_or_else(|| GradError::at("internal: a span inside a character", span))
     }
 }
+
+#[cfg(test)]
+mod tests;

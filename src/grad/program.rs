@@ -33,15 +33,20 @@ pub fn differentiate(
 ) -> Result<Differentiated, GradError> {
     let taken = |n: &str| env.comps.contains_key(n) || env.globals.contains_key(n);
     let mut g = Generated::default();
-    let vjp = vjp_source(f, &mut g, &taken, 0)?;
+    // Grad computes the gradients it returns and no others.
+    let mask: Option<Vec<bool>> = match mode {
+        Mode::Vjp => None,
+        Mode::Grad { wrt } => Some((0..f.params.len()).map(|i| wrt.contains(&i)).collect()),
+    };
+    let vjp = vjp_source(f, mask.as_deref(), &mut g, &taken, 0)?;
     let mut captures: HashMap<String, usize> = g.captures_of.clone();
     let name = match mode {
         Mode::Vjp => vjp,
         Mode::Grad { wrt } => {
             let name = super::unique(&format!("{}_grad", f.name), &g, &taken);
-            // Position of each parameter among the float ones (the vjp's gradients).
-            let float_index =
-                |p: usize| f.params.iter().take(p).filter(|(_, t)| is_float(t)).count();
+            // Position of each parameter among those differentiated (the vjp's
+            // gradients come in parameter order).
+            let float_index = |p: usize| wrt.iter().filter(|&&q| q < p).count();
             let params: Vec<String> = f.params.iter().map(|(p, t)| format!("{p}: {t}")).collect();
             let args: Vec<&str> = f.params.iter().map(|(p, _)| p.as_str()).collect();
             let one = match f.ret.as_array() {
@@ -92,4 +97,29 @@ pub fn differentiate(
         span: None,
     })?;
     Ok(Differentiated { text: g.text, comp })
+}
+
+/// The backward program of `f` as `:grad f` and `xlet grad FILE f` print it:
+/// `f_vjp` (and the vjp comps of what it calls), and for a float scalar result
+/// `f_grad` with respect to every float parameter. Checked before it is shown.
+pub fn source_of(f: &Comp, env: &TypeEnv, limits: &Limits) -> Result<String, GradError> {
+    let scalar = f
+        .ret
+        .as_array()
+        .is_some_and(|a| a.is_scalar() && a.elem.is_float());
+    let floats: Vec<usize> = (0..f.params.len())
+        .filter(|&i| f.params.get(i).is_some_and(|(_, t)| is_float(t)))
+        .collect();
+    if floats.is_empty() {
+        return Err(GradError {
+            message: format!("`{}` has no float parameter to differentiate", f.name),
+            span: None,
+        });
+    }
+    let mode = if scalar {
+        Mode::Grad { wrt: floats }
+    } else {
+        Mode::Vjp
+    };
+    differentiate(f, &mode, env, limits).map(|d| d.text)
 }

@@ -51,6 +51,9 @@ struct CallKernel {
 }
 
 impl Kernel for CallKernel {
+    fn called_comp(&self) -> Option<&Arc<Comp>> {
+        Some(&self.comp)
+    }
     fn allocates(&self) -> bool {
         false // the body's ops account for what they make
     }

@@ -67,6 +67,14 @@ fn convert<S: ChunkElem, D: ChunkElem + CastFrom<S>>() -> Arc<dyn ElementwiseFn>
 struct SameType;
 
 impl Kernel for SameType {
+    /// The identity: the cotangent passes through.
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let c = cx.ct.name.clone();
+        if cx.is_active(0) {
+            cx.grads[0] = Some(c);
+        }
+        Ok(())
+    }
     fn allocates(&self) -> bool {
         false // the operand itself
     }

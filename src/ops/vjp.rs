@@ -68,6 +68,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     }
     let d =
         differentiate(&f, &Mode::Vjp, &cx.ck.env, &cx.ck.limits).map_err(|e| no_rule(cx, &f, e))?;
+    let span = cx.span.clone();
+    cx.ck.reach_through(&d.comp, &span)?;
     Ok(Checked {
         ty: d.comp.ret.clone(),
         kernel: Arc::new(GradKernel { comp: d.comp }),

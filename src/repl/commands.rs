@@ -19,6 +19,7 @@ pub(crate) enum Command<'a> {
     Quit,
     Vars,
     Unbind(&'a str),
+    Grad(&'a str),
 }
 
 impl<'a> Command<'a> {
@@ -56,6 +57,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "NAME...",
         "remove bindings and free their memory (also :del)",
     ),
+    (
+        ":grad",
+        "COMP",
+        "print COMP's backward program as xlet source (what Grad and Vjp run)",
+    ),
 ];
 
 /// `None` if `input` is not a command (does not start with `:`); else the
@@ -82,6 +88,7 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "vars" if arg.is_empty() => Ok(Command::Vars),
         "vars" => Err(format!(":{name} takes no argument")),
         "unbind" | "del" => need("NAME...").map(Command::Unbind),
+        "grad" => need("COMP").map(Command::Grad),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
@@ -117,6 +124,16 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
         Command::Quit => Outcome::Quit,
         Command::Vars => super::vars::show(repl),
         Command::Unbind(names) => super::vars::unbind(repl, names),
+        Command::Grad(name) => match repl.session.gradient_source(name) {
+            Ok(text) => {
+                say(text.trim_end());
+                Outcome::Done
+            }
+            Err(msg) => {
+                complain(&format!("error: {msg}"));
+                Outcome::Failed(2)
+            }
+        },
     }
 }
 

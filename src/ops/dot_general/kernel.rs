@@ -57,6 +57,9 @@ pub struct DotKernel {
 }
 
 impl Kernel for DotKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::dot::rule(cx, &self.plan)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(l), Value::Array(r)] = args else {
             return Err(internal("DotGeneral expects two arrays"));

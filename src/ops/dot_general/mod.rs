@@ -7,7 +7,7 @@
 //! on strided views. Dot (ops/dot.rs) checks its own simpler rules and then
 //! builds the same kernel through `checked`.
 
-mod kernel;
+pub(crate) mod kernel;
 #[cfg(test)]
 mod tests;
 
