@@ -12,11 +12,12 @@ pub mod elementwise;
 pub mod program;
 pub mod reduce;
 pub mod rule;
+pub mod structural;
 
 use crate::ast::Span;
 use crate::ir::{Comp, Expr, ExprKind, Kernel};
 use crate::types::Type;
-use rule::{NoRule, RuleCx, Var, Writer, filled};
+use rule::{NoRule, RuleCx, Var, Writer};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -234,12 +235,7 @@ pub fn vjp_source(
                 grads
             }
             Kind::Alias(_) => vec![Some(ctv.name.clone())],
-            Kind::Tuple(_) => {
-                return Err(GradError::at(
-                    "a tuple inside a differentiated computation has no rule in xlet yet",
-                    &node.span,
-                ));
-            }
+            Kind::Tuple(_) => structural::tuple(&active, &ctv.name, &mut w),
             Kind::Param(_) | Kind::Leaf => continue,
         };
         for (j, gr) in grads.into_iter().enumerate() {
@@ -248,7 +244,7 @@ pub fn vjp_source(
             };
             ct[a] = Some(match ct[a].take() {
                 None => gr,
-                Some(prev) => w.bind("ct", format!("Add({prev}, {gr})")),
+                Some(prev) => w.bind("ct", rule::add_text(&prev, &gr, &nodes[a].ty)),
             });
         }
     }
@@ -267,15 +263,7 @@ pub fn vjp_source(
         let node = f_param_node(&nodes, i);
         grad_names.push(match node.and_then(|p| ct[p].clone()) {
             Some(c) => c,
-            None => match t.as_array() {
-                Some(a) => filled(a, 0.0),
-                None => {
-                    return Err(GradError::at(
-                        "tuple parameters cannot be differentiated yet",
-                        &f.span,
-                    ));
-                }
-            },
+            None => rule::zeros(t),
         });
     }
     let grads_ty = if grad_types.len() == 1 {

@@ -84,7 +84,12 @@ pub fn differentiate(
             name
         }
     };
-    let checked = check_generated(&g.text, env, limits, captures).map_err(|d| GradError {
+    // The generated comps read the top-level values `f` (and what it calls)
+    // captured, at the types they had then, whatever the names mean now.
+    let mut env = env.clone();
+    let mut seen = std::collections::HashSet::new();
+    captured_types(f, &mut env.globals, &mut seen);
+    let checked = check_generated(&g.text, &env, limits, captures).map_err(|d| GradError {
         message: format!(
             "internal: the generated gradient program does not check ({}); it reads:\n{}",
             d.first().map_or(String::new(), |d| d.message.clone()),
@@ -122,4 +127,41 @@ pub fn source_of(f: &Comp, env: &TypeEnv, limits: &Limits) -> Result<String, Gra
         Mode::Vjp
     };
     differentiate(f, &mode, env, limits).map(|d| d.text)
+}
+
+/// The type of every top-level name `c` and the comps it calls read.
+fn captured_types(
+    c: &Comp,
+    out: &mut HashMap<String, crate::types::Type>,
+    seen: &mut std::collections::HashSet<usize>,
+) {
+    fn walk(
+        e: &crate::ir::Expr,
+        out: &mut HashMap<String, crate::types::Type>,
+        seen: &mut std::collections::HashSet<usize>,
+    ) {
+        use crate::ir::ExprKind;
+        match &e.kind {
+            ExprKind::Global(n) => {
+                out.insert(n.clone(), e.ty.clone());
+            }
+            ExprKind::Const(_) | ExprKind::Local(_) => {}
+            ExprKind::Op { kernel, args, .. } => {
+                if let Some(c) = kernel.called_comp() {
+                    captured_types(c, out, seen);
+                }
+                args.iter().for_each(|a| walk(a, out, seen));
+            }
+            ExprKind::CallComp { comp, args } => {
+                captured_types(comp, out, seen);
+                args.iter().for_each(|a| walk(a, out, seen));
+            }
+            ExprKind::Tuple(items) => items.iter().for_each(|a| walk(a, out, seen)),
+        }
+    }
+    if !seen.insert(c.id) {
+        return;
+    }
+    c.body.iter().for_each(|(_, e)| walk(e, out, seen));
+    walk(&c.result, out, seen);
 }

@@ -148,7 +148,57 @@ pub fn array_of<'t>(ty: &'t Type, op: &str) -> Result<&'t ArrayType, NoRule> {
 
 /// `f32 0.5`: a typed scalar literal.
 pub fn scalar(elem: ElemType, v: f64) -> String {
-    format!("{} {}", elem.name(), fmt_f64(v))
+    if elem.is_pred() {
+        format!("pred {}", v != 0.0)
+    } else if elem.is_float() {
+        format!("{} {}", elem.name(), fmt_f64(v))
+    } else {
+        format!("{} {}", elem.name(), v as i64)
+    }
+}
+
+/// Zeros of any type, tuples included.
+pub fn zeros(ty: &Type) -> String {
+    match ty {
+        Type::Array(a) => filled(a, 0.0),
+        Type::Tuple(items) => tuple_text(items.iter().map(zeros).collect()),
+    }
+}
+
+/// `(a, b)`, `(a,)`, `()`.
+pub fn tuple_text(items: Vec<String>) -> String {
+    if items.len() == 1 {
+        format!("({},)", items[0])
+    } else {
+        format!("({})", items.join(", "))
+    }
+}
+
+/// The sum of two cotangents of type `ty` (elementwise through tuples; a
+/// non-float element keeps the first, being no cotangent at all).
+pub fn add_text(a: &str, b: &str, ty: &Type) -> String {
+    match ty {
+        Type::Array(t) if t.elem.is_float() => format!("Add({a}, {b})"),
+        Type::Array(_) => a.to_string(),
+        Type::Tuple(items) => tuple_text(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    add_text(
+                        &format!("GetTupleElement({a}, {i})"),
+                        &format!("GetTupleElement({b}, {i})"),
+                        t,
+                    )
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// `{a, b}` of names.
+pub fn brace_names(xs: &[&str]) -> String {
+    format!("{{{}}}", xs.join(", "))
 }
 
 fn fmt_f64(v: f64) -> String {

@@ -207,6 +207,32 @@ fn calls_and_bindings() {
     );
 }
 
+#[test]
+fn data_movement_rules() {
+    let w = "Iota(f64[3x4], 1) + 1.0";
+    check(
+        "comp f(x: f64[5x4]) -> f64 { Reduce(Tanh(Slice(x, {1, 0}, {5, 4}, {2, 1})) * Iota(f64[2x4], 0), 0.0, add, {0, 1}) }",
+    );
+    check(
+        "comp f(x: f64[2x3], v: f64) -> f64 { Reduce(Tanh(Pad(x, v, padding_config={{1, 2, 1}, {-1, 1, 0}})) * Iota(f64[6x3], 0), 0.0, add, {0, 1}) }",
+    );
+    check(&format!(
+        "comp f(a: f64[1x4], b: f64[2x4]) -> f64 {{ Reduce(Tanh(Concatenate({{a, b}}, 0)) * ({w}), 0.0, add, {{0, 1}}) }}"
+    ));
+    check(&format!(
+        "comp f(x: f64[3x4]) -> f64 {{ Reduce(Tanh(Rev(x, {{0, 1}})) * ({w}), 0.0, add, {{0, 1}}) }}"
+    ));
+    check(
+        "comp f(x: f64[4x3]) -> f64 { Reduce(Tanh(DynamicSlice(x, {1, 2}, {2, 2})) * Iota(f64[2x2], 0), 0.0, add, {0, 1}) }",
+    );
+    check(&format!(
+        "comp f(x: f64[3x4], u: f64[2x2]) -> f64 {{ Reduce(Tanh(DynamicUpdateSlice(x, u, {{1, 3}})) * ({w}), 0.0, add, {{0, 1}}) }}"
+    ));
+    check(
+        "comp f(x: f64[3], y: f64[3]) -> f64 { let t = (Tanh(x), y * 2.0, 7); let u = Tuple(GetTupleElement(t, 1), x); Reduce(Mul(GetTupleElement(t, 0), GetTupleElement(u, 0)) + GetTupleElement(u, 1), 0.0, add, {0}) }",
+    );
+}
+
 /// Seed 003's example: A = [1, 2, 3], B = [1], C = A + B, C.sum().backward().
 #[test]
 fn seed_003_backward() {

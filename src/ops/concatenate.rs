@@ -226,6 +226,9 @@ struct ConcatKernel {
 }
 
 impl Kernel for ConcatKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::concatenate(cx, self.dim)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let arrays: Vec<&Array> = args.iter().filter_map(Value::as_array).collect();
         let Some(first) = arrays.first() else {

@@ -256,6 +256,9 @@ struct DynamicSliceKernel {
 }
 
 impl Kernel for DynamicSliceKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::dynamic_slice(cx)
+    }
     fn allocates(&self) -> bool {
         false // a view of the operand
     }

@@ -146,6 +146,9 @@ fn update_in_place<T: Elem>(
 }
 
 impl Kernel for DynamicUpdateSliceKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::dynamic_update_slice(cx)
+    }
     fn allocates(&self) -> bool {
         false // in place when it can be; a copy admits itself
     }

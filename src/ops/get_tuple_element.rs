@@ -72,6 +72,9 @@ struct GetTupleElementKernel {
 }
 
 impl Kernel for GetTupleElementKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::get_tuple_element(cx, self.index)
+    }
     fn allocates(&self) -> bool {
         false // shares the element
     }

@@ -209,6 +209,14 @@ struct PadKernel {
 }
 
 impl Kernel for PadKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let c: Vec<(i64, i64, i64)> = self
+            .cfg
+            .iter()
+            .map(|p| (p.low, p.high, p.interior))
+            .collect();
+        crate::grad::structural::pad(cx, &c)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a), Value::Array(v)] = args else {
             return Err(internal("Pad expects an operand and a padding value"));

@@ -80,6 +80,9 @@ pub fn reversed<T: Elem>(a: &Nd<T>, dims: &[usize]) -> Result<Nd<T>, KernelError
 }
 
 impl Kernel for RevKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::rev(cx, &self.dims)
+    }
     fn allocates(&self) -> bool {
         false // a view with negated strides
     }

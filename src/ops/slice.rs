@@ -166,6 +166,14 @@ pub fn slice_view<T: Elem>(a: &Nd<T>, ranges: &[Range]) -> Result<Nd<T>, KernelE
 }
 
 impl Kernel for SliceKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let r: Vec<(usize, usize, usize)> = self
+            .ranges
+            .iter()
+            .map(|r| (r.start, r.limit, r.stride))
+            .collect();
+        crate::grad::structural::slice(cx, &r)
+    }
     fn allocates(&self) -> bool {
         false // a view with the slice's offset and strides
     }

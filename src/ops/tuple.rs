@@ -35,6 +35,12 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 struct TupleKernel;
 
 impl Kernel for TupleKernel {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let ct = cx.ct.name.clone();
+        let active = cx.active.to_vec();
+        cx.grads = crate::grad::structural::tuple(&active, &ct, cx.w);
+        Ok(())
+    }
     fn allocates(&self) -> bool {
         false // shares its elements
     }
