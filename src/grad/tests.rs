@@ -245,3 +245,22 @@ fn seed_003_backward() {
     )
     .unwrap_or_else(|f| panic!("{:?}", f.diags));
 }
+
+/// What `:grad` prints is a program that runs and gives what `Grad` gives.
+#[test]
+fn printed_program_runs() {
+    let mut s = Session::new(Limits::default());
+    let mlp = include_str!("../../examples/mlp.xlet");
+    s.run(mlp, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let text = s.gradient_source("loss").expect("a backward program");
+    s.run(&text, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{text}\n{:?}", f.diags));
+    s.run(
+        "let a = loss_grad(W1, B1, W2, B2, X, Y)
+         let b = Grad(loss, W1, B1, W2, B2, X, Y)
+         then a == b",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{text}\n{:?}", f.diags));
+}
