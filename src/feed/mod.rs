@@ -7,6 +7,8 @@
 //! input that fails consumes nothing; the outfeed counter is shared by copies,
 //! so a number is never written twice.
 
+#[cfg(test)]
+mod tests;
 pub mod text;
 
 use crate::ir::KernelError;
