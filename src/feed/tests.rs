@@ -24,6 +24,10 @@ fn text_files_hold_typed_literals() {
     let tys: Vec<String> = v.iter().map(|(v, _)| v.ty().to_string()).collect();
     assert_eq!(tys, ["s32", "f32[2]", "(f32[1], pred)"]);
     assert_eq!(v.iter().map(|x| x.1).collect::<Vec<_>>(), [2, 2, 3]);
+    // Spaces alone between values (the surface contract's example).
+    let v = text::parse("f32[2] {1, 2}  s32 7").unwrap();
+    let tys: Vec<String> = v.iter().map(|(v, _)| v.ty().to_string()).collect();
+    assert_eq!(tys, ["f32[2]", "s32"]);
 }
 
 #[test]

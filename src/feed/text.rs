@@ -1,21 +1,21 @@
-//! Infeed text files: typed literals as the language writes them, one value per
-//! statement (line breaks or `;` between them; `//` comments allowed):
+//! Infeed text files: typed literals as the language writes them, one after
+//! another (spaces, line breaks or `;` between them; `//` comments allowed):
 //!
 //! ```text
-//! f32[2] {1, 2}
-//! s32 7; (f32[2], s32) ({1, 2}, 5)
+//! f32[2] {1, 2}  s32 7
+//! (f32[2], s32) ({1, 2}, 5)
 //! ```
 //!
-//! The text is read by the language's own parser and checker (a file of such
-//! values is a program of bare expressions), then each literal is evaluated.
+//! The text is read by the language's own parser (`syntax::parse_value_run`,
+//! or `syntax::parse` for its error messages) and checker, then each literal
+//! is evaluated.
 
-use crate::ast::{ExprKind, StmtKind};
-use crate::check::Limits;
-use crate::diag::{Diag, LineIndex};
+use crate::ast::{Expr, ExprKind, StmtKind};
+use crate::check::{Limits, TypeEnv, check_expr};
+use crate::diag::LineIndex;
 use crate::eval::{Env, eval_top};
-use crate::ir;
-use crate::session::Session;
 use crate::value::Value;
+use std::ops::Range;
 use std::path::Path;
 
 /// The file's values, each with the line it starts on.
@@ -27,36 +27,46 @@ pub fn read(path: &Path) -> Result<Vec<(Value, usize)>, String> {
 /// `src`'s values; an error is `LINE: message`.
 pub fn parse(src: &str) -> Result<Vec<(Value, usize)>, String> {
     let lines = LineIndex::new(src);
-    let at = |d: &Diag| {
-        let (line, _) = lines.line_col(src, d.span.start);
-        format!("{line}: {}", d.message)
+    let line = |span: &Range<usize>| lines.line_col(src, span.start).0;
+    let exprs: Vec<Expr> = match crate::syntax::parse_value_run(src) {
+        Some(es) => es,
+        None => {
+            // Not a run of values: the program parser says why (a syntax
+            // error), or finds statements that are not values.
+            let prog = crate::syntax::parse(src).map_err(|ds| {
+                ds.first()
+                    .map(|d| format!("{}: {}", line(&d.span), d.message))
+                    .unwrap_or_default()
+            })?;
+            let mut es = vec![];
+            for s in prog.stmts {
+                match s.kind {
+                    StmtKind::Expr(e) => es.push(e),
+                    _ => return Err(not_a_literal(line(&s.span))),
+                }
+            }
+            es
+        }
     };
-    let prog = crate::syntax::parse(src).map_err(|ds| ds.first().map(at).unwrap_or_default())?;
-    if prog.stmts.is_empty() {
+    if exprs.is_empty() {
         return Err("1: holds no value (write typed literals such as f32[2] {1, 2})".into());
     }
-    for s in &prog.stmts {
-        let literal =
-            matches!(&s.kind, StmtKind::Expr(e) if matches!(e.kind, ExprKind::Typed { .. }));
-        if !literal {
-            let d = Diag::syntax("", s.span.clone());
-            return Err(format!(
-                "{}: is not a typed literal: an infeed text file holds values such as \
-                 `f32[2] {{1, 2}}` or `s32 7`, nothing else",
-                at(&d).trim_end_matches(": ")
-            ));
-        }
-    }
-    let checked = Session::new(Limits::default())
-        .check(src)
-        .map_err(|f| f.diags.first().map(at).unwrap_or_default())?;
-    let env = Env::default();
+    let (types, limits, env) = (TypeEnv::default(), Limits::default(), Env::default());
     let mut out = vec![];
-    for s in &checked.0.stmts {
-        if let ir::StmtKind::Print(e) = &s.kind {
-            let v = eval_top(e, &env).map_err(|d| at(&d))?;
-            out.push((v, lines.line_col(src, s.span.start).0));
+    for e in &exprs {
+        if !matches!(e.kind, ExprKind::Typed { .. }) {
+            return Err(not_a_literal(line(&e.span)));
         }
+        let at = |d: crate::diag::Diag| format!("{}: {}", line(&d.span), d.message);
+        let checked = check_expr(e, &types, src, &limits).map_err(at)?;
+        out.push((eval_top(&checked, &env).map_err(at)?, line(&e.span)));
     }
     Ok(out)
+}
+
+fn not_a_literal(line: usize) -> String {
+    format!(
+        "{line}: is not a typed literal: an infeed text file holds values such as \
+         `f32[2] {{1, 2}}` or `s32 7`, nothing else"
+    )
 }
