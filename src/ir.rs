@@ -161,6 +161,21 @@ pub trait EvalCx {
             draw: 0,
         }
     }
+    /// The next value of the run's infeed queue, which must be of type `ty`
+    /// (`feed::Feeds::infeed`). A context with no run behind it has no queue.
+    fn infeed(&self, ty: &crate::types::Type) -> Result<Value, KernelError> {
+        Err(KernelError::new(
+            "infeed",
+            format!("Infeed wants {ty}, but this evaluation has no infeed queue"),
+        ))
+    }
+    /// Writes an Outfeed value where the run sends them (`feed::Feeds::outfeed`).
+    fn outfeed(&self, _value: &Value) -> Result<(), KernelError> {
+        Err(KernelError::new(
+            "outfeed",
+            "Outfeed: this evaluation has no outfeed",
+        ))
+    }
 }
 
 /// A failure found while running (the checker proved everything it could).

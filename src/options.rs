@@ -25,18 +25,20 @@ pub struct Options {
     /// on any machine and thread count.
     #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
-    // `--replicas`, `--infeed`, `--outfeed` and `--custom-call-lib` are
-    // accepted now, but no op reads them yet (replicas, Infeed, Outfeed,
-    // CustomCall): hidden from `--help` until they do something
-    // (spec/commands.md).
+    // `--replicas` and `--custom-call-lib` are accepted now, but no op reads
+    // them yet (replicas, CustomCall): hidden from `--help` until they do
+    // something (spec/commands.md).
     /// Number of replicas (CrossReplicaSum, Send/Recv).
     #[arg(long, global = true, default_value_t = 1, hide = true)]
     pub replicas: usize,
-    /// A file of values for Infeed, in order (repeatable).
-    #[arg(long, global = true, hide = true)]
+    /// A file of values for Infeed: an .npy file (one array) or a text file of
+    /// typed literals. Repeatable; the files' values are read in order across
+    /// the whole run.
+    #[arg(long, global = true, value_name = "FILE")]
     pub infeed: Vec<PathBuf>,
-    /// A directory where Outfeed writes numbered `.npy` files (default: stdout).
-    #[arg(long, global = true, hide = true)]
+    /// A directory where Outfeed writes numbered .npy files (0.npy, 1.npy, ...);
+    /// without it Outfeed prints `outfeed N: VALUE` lines on stdout.
+    #[arg(long, global = true, value_name = "DIR")]
     pub outfeed: Option<PathBuf>,
     /// A shared library whose symbols CustomCall may call (repeatable).
     #[arg(long, global = true, hide = true)]
@@ -75,7 +77,32 @@ impl Options {
             max_value_bytes: self.max_bytes,
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
+        for f in &self.infeed {
+            session.env.feeds.add_infeed(f.clone());
+        }
+        if let Some(dir) = &self.outfeed {
+            session
+                .env
+                .feeds
+                .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
+        }
         session
+    }
+
+    /// Checks, before a run, the files the options name: each `--infeed` file
+    /// opens and the `--outfeed` directory exists (or is made). The message is
+    /// for the user; `xlet run` exits with code 3 on it.
+    pub fn check_files(&self) -> Result<(), String> {
+        crate::feed::check_files(&self.infeed)?;
+        if let Some(dir) = &self.outfeed {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                format!(
+                    "--outfeed {}: cannot make the directory: {e}",
+                    dir.display()
+                )
+            })?;
+        }
+        Ok(())
     }
 }
 

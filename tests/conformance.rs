@@ -27,11 +27,12 @@
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 use xlet::ast::StmtKind;
 use xlet::diag::{Diag, line_col, render};
 use xlet::eval::Output;
+use xlet::feed::OutfeedSink;
 use xlet::ir;
 use xlet::options::Options;
 use xlet::print::{PrintOptions, format_value};
@@ -303,17 +304,25 @@ fn with_timeout(f: impl FnOnce() -> Result<(), String> + Send + 'static) -> Resu
     }
 }
 
-/// Collects printed values the way `xlet run` prints them.
+/// Collects printed values the way `xlet run` prints them. Outfeed's stdout
+/// lines go to the same buffer, so their order among printed values is kept.
 #[derive(Default)]
 struct Capture {
-    text: String,
+    text: Arc<Mutex<String>>,
+}
+
+impl Capture {
+    fn text(&self) -> String {
+        self.text.lock().map(|t| t.clone()).unwrap_or_default()
+    }
 }
 
 impl Output for Capture {
     fn print(&mut self, value: &Value, _expr: &ir::Expr) {
-        self.text
-            .push_str(&format_value(value, &PrintOptions::default()));
-        self.text.push('\n');
+        if let Ok(mut t) = self.text.lock() {
+            t.push_str(&format_value(value, &PrintOptions::default()));
+            t.push('\n');
+        }
     }
 }
 
@@ -326,9 +335,17 @@ fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
 }
 
 fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(), String> {
+    options.check_files()?;
     let mut session = options.session();
     let mut out = Capture::default();
+    if options.outfeed.is_none() {
+        session
+            .env
+            .feeds
+            .set_sink(OutfeedSink::Buffer(out.text.clone()));
+    }
     let result = session.run(src, &mut out);
+    let printed = out.text();
     match kind {
         Kind::Negative(expected) => {
             let failure = match result {
@@ -381,14 +398,14 @@ fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(),
             }
             let want = std::fs::read_to_string(golden)
                 .map_err(|e| format!("cannot read {}: {e}", golden.display()))?;
-            if out.text == want {
+            if printed == want {
                 return Ok(());
             }
             Err(format!(
                 "printed output differs from {}\n{}\n--- expected ---\n{want}--- printed ---\n{}",
                 golden.display(),
-                first_difference(&want, &out.text),
-                out.text
+                first_difference(&want, &printed),
+                printed
             ))
         }
         Kind::Positive => {

@@ -68,5 +68,7 @@ fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
         max_bytes: o.max_bytes,
         color: !o.no_color,
         seed: o.seed,
+        infeed: o.infeed.clone(),
+        outfeed: o.outfeed.clone(),
     }
 }

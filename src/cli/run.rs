@@ -76,7 +76,15 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
+    if let Err(e) = opts.check_files() {
+        err!("error: {e}");
+        return 3;
+    }
     let mut session = opts.session();
+    session.env.feeds.set_print(PrintOptions {
+        full: opts.full,
+        ..Default::default()
+    });
     let mut out = Printer {
         opts: PrintOptions {
             full: opts.full,

@@ -36,6 +36,8 @@ pub struct Env {
     pub captures: HashMap<usize, Arc<HashMap<String, Value>>>,
     /// The seed (`--seed`) and how many Rng op evaluations the run has made.
     pub rng: crate::kernels::rng::RngState,
+    /// The infeed queue (`--infeed`) and where Outfeed writes (`--outfeed`).
+    pub feeds: crate::feed::Feeds,
 }
 
 /// What running a program produced, beside its errors.
@@ -219,6 +221,14 @@ impl Frame<'_> {
 impl EvalCx for Frame<'_> {
     fn rng_stream(&self) -> crate::kernels::rng::Stream {
         self.env.rng.next_stream()
+    }
+
+    fn infeed(&self, ty: &crate::types::Type) -> Result<Value, KernelError> {
+        self.env.feeds.infeed(ty)
+    }
+
+    fn outfeed(&self, value: &Value) -> Result<(), KernelError> {
+        self.env.feeds.outfeed(value)
     }
 
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {

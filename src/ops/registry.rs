@@ -76,6 +76,9 @@ const MODULES: &[&[OpDef]] = &[
     super::rng_uniform::OPS,
     super::rng_normal::OPS,
     super::rng_bit_generator::OPS,
+    super::infeed::OPS,
+    super::outfeed::OPS,
+    super::load_npy::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -111,9 +114,7 @@ pub const NOT_YET: &[&str] = &[
     "Fft",
     "GetDimensionSize",
     "Imag",
-    "Infeed",
     "OptimizationBarrier",
-    "Outfeed",
     "Real",
     "Recv",
     "ReduceScatter",

@@ -20,6 +20,12 @@ pub(crate) enum Command<'a> {
     Vars,
     Unbind(&'a str),
     Grad(&'a str),
+    /// `:infeed FILE`: queue a file's values for Infeed.
+    Infeed(&'a str),
+    /// `:npy NAME FILE`: bind an .npy file's array to NAME.
+    Npy(&'a str, &'a str),
+    /// `:save NAME FILE`: write NAME's array to an .npy file.
+    Save(&'a str, &'a str),
 }
 
 impl<'a> Command<'a> {
@@ -62,6 +68,17 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "COMP",
         "print COMP's backward program as xlet source (what Grad and Vjp run)",
     ),
+    (
+        ":infeed",
+        "FILE",
+        "queue FILE's values (.npy or typed literals) for Infeed",
+    ),
+    (
+        ":npy",
+        "NAME FILE",
+        "bind the array in the .npy FILE to NAME",
+    ),
+    (":save", "NAME FILE", "write the array NAME to FILE as .npy"),
 ];
 
 /// `None` if `input` is not a command (does not start with `:`); else the
@@ -89,12 +106,26 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "vars" => Err(format!(":{name} takes no argument")),
         "unbind" | "del" => need("NAME...").map(Command::Unbind),
         "grad" => need("COMP").map(Command::Grad),
+        "infeed" => need("FILE").map(|f| Command::Infeed(unquote(f))),
+        "npy" => name_and_file(arg, name).map(|(n, f)| Command::Npy(n, f)),
+        "save" => name_and_file(arg, name).map(|(n, f)| Command::Save(n, f)),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
         )),
     };
     Some(cmd)
+}
+
+/// `NAME FILE` (the file may be quoted and hold spaces).
+fn name_and_file<'a>(arg: &'a str, cmd: &str) -> Result<(&'a str, &'a str), String> {
+    let usage = || format!("usage: :{cmd} NAME FILE.npy");
+    let (name, file) = arg.split_once(char::is_whitespace).ok_or_else(usage)?;
+    let file = unquote(file.trim());
+    if file.is_empty() {
+        return Err(usage());
+    }
+    Ok((name, file))
 }
 
 fn command_names() -> String {
@@ -134,6 +165,9 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
                 Outcome::Failed(2)
             }
         },
+        Command::Infeed(path) => super::npy::infeed(repl, &expand_home(path)),
+        Command::Npy(name, path) => super::npy::bind(repl, name, &expand_home(path)),
+        Command::Save(name, path) => super::npy::save(repl, name, &expand_home(path)),
     }
 }
 

@@ -11,6 +11,7 @@ mod commands;
 mod complete;
 mod guard;
 mod interactive;
+mod npy;
 mod piped;
 mod sources;
 mod vars;
@@ -36,6 +37,10 @@ pub struct ReplOptions {
     pub color: bool,
     /// `--seed`: the Rng ops' seed for the whole session.
     pub seed: u64,
+    /// `--infeed FILE...`: the infeed queue's first files (`:infeed` adds more).
+    pub infeed: Vec<std::path::PathBuf>,
+    /// `--outfeed DIR`: where Outfeed writes `.npy` files (default: stdout).
+    pub outfeed: Option<std::path::PathBuf>,
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
@@ -85,6 +90,19 @@ impl Repl {
             max_value_bytes: o.max_bytes,
         });
         session.env.rng = crate::kernels::rng::RngState::new(o.seed);
+        for f in &o.infeed {
+            session.env.feeds.add_infeed(f.clone());
+        }
+        if let Some(dir) = &o.outfeed {
+            session
+                .env
+                .feeds
+                .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
+        }
+        session.env.feeds.set_print(PrintOptions {
+            full: o.full,
+            ..Default::default()
+        });
         Repl {
             session,
             print: PrintOptions {
@@ -349,6 +367,8 @@ mod tests {
             max_bytes: 1 << 20,
             color: false,
             seed: 0,
+            infeed: vec![],
+            outfeed: None,
         })
     }
 

@@ -60,6 +60,19 @@ pub(crate) fn lone_expr(toks: &mut [(Tok, Span)]) -> Option<Expr> {
     (p.pos == toks.len()).then_some(e)
 }
 
+/// Expressions one after another, separators optional (`syntax::parse_value_run`),
+/// or `None`; as `program`, it takes the texts out of `toks`.
+pub(crate) fn values(toks: &mut [(Tok, Span)]) -> Option<Vec<Expr>> {
+    let mut p = P { toks, pos: 0 };
+    let mut out = Vec::new();
+    p.seps();
+    while p.pos < p.toks.len() {
+        out.push(p.expr(0, true).ok()?);
+        p.seps();
+    }
+    Some(out)
+}
+
 fn give_up<T>() -> R<T> {
     Err(Miss::GiveUp)
 }

@@ -91,6 +91,19 @@ pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
     }
 }
 
+/// Values written one after another, separated by spaces alone or by line
+/// breaks and `;` (`f32[2] {1, 2}  s32 7`): an infeed text file
+/// (`feed::text`). `None` if the text is not such a run; `parse` then says
+/// what is wrong with it.
+pub fn parse_value_run(src: &str) -> Option<Vec<Expr>> {
+    let lexed = lexer::lex_runs(src);
+    if !lexed.errors.is_empty() || lexed.open_comment {
+        return None;
+    }
+    let mut toks = lexer::layout(lexed.toks);
+    fast::values(&mut toks)
+}
+
 /// A failure must say something, even if everything it found was already reported
 /// elsewhere and filtered out.
 fn or_else(errs: Vec<Diag>, message: &str, src: &str) -> Vec<Diag> {

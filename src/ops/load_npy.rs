@@ -1,0 +1,86 @@
+//! LoadNpy (spec/npy.md), an xlet extension, not an XLA op:
+//! `LoadNpy("weights.npy")` is the array a numpy file holds. The checker reads
+//! the file's header, so the type is known before anything runs; the data is
+//! read when the expression is evaluated.
+
+use super::registry::{Checked, OpDef};
+use crate::ast::ExprKind;
+use crate::check::call::CallCtx;
+use crate::diag::Diag;
+use crate::ir::{EvalCx, Kernel, KernelError};
+use crate::types::{ArrayType, Type};
+use crate::value::Value;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const SPEC: &str = include_str!("../../spec/npy.md");
+
+pub const OPS: &[OpDef] = &[OpDef {
+    name: "LoadNpy",
+    aliases: &[],
+    signature: "LoadNpy(file)",
+    spec: SPEC,
+    rule,
+}];
+
+fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    let e = cx.require(Some(0), "file")?;
+    let ExprKind::Str(name) = &e.kind else {
+        return Err(cx
+            .err(
+                "C1",
+                format!(
+                    "`file` must be a file name in quotes, found `{}`",
+                    cx.text(&e.span)
+                ),
+                e.span.clone(),
+            )
+            .with_label("not a string")
+            .with_help("write the path in double quotes: LoadNpy(\"x.npy\")"));
+    };
+    let path = PathBuf::from(name);
+    let info = crate::npy::read_info(&path).map_err(|why| {
+        cx.err("C2", format!("cannot use {why}"), e.span.clone())
+            .with_label("this file")
+            .with_help(
+                "LoadNpy reads a .npy file of one xlet element type (np.save of a bool, int, \
+                 uint, float16/32/64 or ml_dtypes.bfloat16 array); paths are relative to the \
+                 current directory",
+            )
+    })?;
+    let ty = Type::Array(info.ty.clone());
+    cx.ck.check_size(&ty, &e.span)?;
+    Ok(Checked {
+        ty,
+        kernel: Arc::new(LoadKernel { path, ty: info.ty }),
+    })
+}
+
+struct LoadKernel {
+    path: PathBuf,
+    ty: ArrayType,
+}
+
+impl Kernel for LoadKernel {
+    fn run(&self, _args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        let a = crate::npy::read(&self.path)
+            .map_err(|e| KernelError::new("LoadNpy: C2", format!("LoadNpy: {e}")))?;
+        // The file may have changed since the checker read its header.
+        if a.array_type() != self.ty {
+            return Err(KernelError::new(
+                "LoadNpy: C2",
+                format!(
+                    "LoadNpy: {} now holds {}, but it held {} when the program was checked",
+                    self.path.display(),
+                    a.array_type(),
+                    self.ty
+                ),
+            ));
+        }
+        Ok(Value::Array(a))
+    }
+    /// `npy::read` admits the array's memory before allocating it.
+    fn allocates(&self) -> bool {
+        false
+    }
+}
