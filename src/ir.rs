@@ -149,6 +149,11 @@ pub trait EvalCx {
             draw: 0,
         }
     }
+    /// The replica this evaluation runs on (collectives, Send/Recv). A context
+    /// with no run behind it is the only replica of its own hub.
+    fn replica(&self) -> crate::replica::Replica {
+        crate::replica::Replica::default()
+    }
 }
 
 /// A failure found while running (the checker proved everything it could).

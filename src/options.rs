@@ -25,12 +25,12 @@ pub struct Options {
     /// on any machine and thread count.
     #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
-    // `--replicas`, `--infeed`, `--outfeed` and `--custom-call-lib` are
-    // accepted now, but no op reads them yet (replicas, Infeed, Outfeed,
-    // CustomCall): hidden from `--help` until they do something
-    // (spec/commands.md).
-    /// Number of replicas (CrossReplicaSum, Send/Recv).
-    #[arg(long, global = true, default_value_t = 1, hide = true)]
+    // `--infeed`, `--outfeed` and `--custom-call-lib` are accepted now, but
+    // no op reads them yet (Infeed, Outfeed, CustomCall): hidden from
+    // `--help` until they do something (spec/commands.md).
+    /// Run the program on N replicas in parallel (ReplicaId, the collectives,
+    /// Send/Recv); 1 to 1024.
+    #[arg(long, global = true, default_value_t = 1, value_parser = parse_replicas)]
     pub replicas: usize,
     /// A file of values for Infeed, in order (repeatable).
     #[arg(long, global = true, hide = true)]
@@ -73,10 +73,26 @@ impl Options {
     pub fn session(&self) -> Session {
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
+            replicas: Some(self.replicas),
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
         session
     }
+}
+
+/// A replica count: 1 to `replica::MAX_REPLICAS`.
+pub fn parse_replicas(s: &str) -> Result<usize, String> {
+    let max = crate::replica::MAX_REPLICAS;
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a replica count (1 to {max})"))?;
+    if n == 0 || n > max {
+        return Err(format!(
+            "{n} replicas: the count must be 1 to {max} (each replica is a thread)"
+        ));
+    }
+    Ok(n)
 }
 
 /// A byte count: digits, optionally followed by K, M, G or T (powers of 1024;

@@ -36,6 +36,9 @@ pub struct Env {
     pub captures: HashMap<usize, Arc<HashMap<String, Value>>>,
     /// The seed (`--seed`) and how many Rng op evaluations the run has made.
     pub rng: crate::kernels::rng::RngState,
+    /// Which replica this run is, of how many, and the hub the replicas meet
+    /// at (`--replicas`; one replica by default).
+    pub replica: crate::replica::Replica,
 }
 
 /// What running a program produced, beside its errors.
@@ -219,6 +222,10 @@ impl Frame<'_> {
 impl EvalCx for Frame<'_> {
     fn rng_stream(&self) -> crate::kernels::rng::Stream {
         self.env.rng.next_stream()
+    }
+
+    fn replica(&self) -> crate::replica::Replica {
+        self.env.replica.clone()
     }
 
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
