@@ -62,6 +62,8 @@ impl Kernel for AllGatherKernel {
         };
         let (id, count, all) = meet(cx, &self.site, x.clone())?;
         let group = self.groups.of_size(id, count, self.n)?;
-        concat(&arrays_of(&all, &group)?, self.dim).map(Value::Array)
+        all.once(&group, || {
+            concat(&arrays_of(&all.values, &group)?, self.dim).map(Value::Array)
+        })
     }
 }

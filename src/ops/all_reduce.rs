@@ -86,7 +86,17 @@ impl Kernel for AllReduceKernel {
         let mut group = self.groups.of(id, count)?;
         // Association order: by replica id, whatever order the group lists.
         group.sort_unstable();
-        let vals = arrays_of(&all, &group)?;
-        self.combiner.fold(&vals, cx).map(Value::Array)
+        let fold = || {
+            let vals = arrays_of(&all.values, &group)?;
+            self.combiner.fold(&vals, cx).map(Value::Array)
+        };
+        if self.combiner.is_fast() {
+            // Computed once per group, shared by its members.
+            all.once(&group, fold)
+        } else {
+            // A comp called per element may itself hold a collective, which
+            // every replica must run: each replica folds for itself.
+            fold()
+        }
     }
 }

@@ -97,7 +97,7 @@ impl Kernel for AllToAllKernel {
         let (id, count, all) = meet(cx, &self.site, x.clone())?;
         let group = self.groups.of_size(id, count, self.n)?;
         let me = group.iter().position(|&j| j == id).unwrap_or(0);
-        let blocks: Vec<Array> = arrays_of(&all, &group)?
+        let blocks: Vec<Array> = arrays_of(&all.values, &group)?
             .into_iter()
             .map(|a| block(a, self.split, self.n, me))
             .collect::<Result<_, _>>()?;

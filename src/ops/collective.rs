@@ -248,7 +248,7 @@ pub fn meet(
     cx: &dyn EvalCx,
     site: &Site,
     value: Value,
-) -> Result<(usize, usize, Arc<Vec<Value>>), KernelError> {
+) -> Result<(usize, usize, Arc<crate::replica::Gathered>), KernelError> {
     let r = cx.replica();
     let all = r.hub.exchange(r.id, site, value)?;
     Ok((r.id, r.count(), all))
@@ -277,6 +277,11 @@ impl Combiner {
     pub fn new(comp: Arc<Comp>) -> Combiner {
         let fast = Vectorized::compile(&comp).filter(|v| v.inputs() == 2 && v.outputs() == 1);
         Combiner { comp, fast }
+    }
+
+    /// Whether the whole-array form runs (a comp with no calls, no collectives).
+    pub fn is_fast(&self) -> bool {
+        self.fast.is_some()
     }
 
     /// ((v0 ∘ v1) ∘ v2) ∘ ...: the left fold in the order given (the callers

@@ -134,6 +134,7 @@ impl Kernel for PermuteKernel {
         }
         match self.pairs.iter().find(|(_, t)| *t == id) {
             Some(&(s, _)) => all
+                .values
                 .get(s)
                 .cloned()
                 .ok_or_else(|| super::common::internal("permute source missing")),

@@ -84,7 +84,7 @@ impl Kernel for ReduceScatterKernel {
         let mut by_id = group.clone();
         by_id.sort_unstable();
         // Only this replica's block is reduced: views of each operand's block.
-        let blocks: Vec<_> = arrays_of(&all, &by_id)?
+        let blocks: Vec<_> = arrays_of(&all.values, &by_id)?
             .into_iter()
             .map(|a| block(a, self.dim, self.n, me))
             .collect::<Result<_, _>>()?;

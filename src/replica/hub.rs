@@ -48,7 +48,7 @@ struct Round {
     /// Each replica's site and operand, once it has arrived.
     arrived: Vec<Option<(Site, Value)>>,
     /// All operands by replica id, once every replica has arrived.
-    done: Option<Arc<Vec<Value>>>,
+    done: Option<Arc<Gathered>>,
     /// How many replicas have taken the result (the round is dropped after the last).
     taken: usize,
 }
@@ -60,6 +60,18 @@ struct State {
     next_round: Vec<u64>,
     rounds: BTreeMap<u64, Round>,
     mail: HashMap<MailKey, VecDeque<Value>>,
+    /// How many replicas are `Running`: while any is, no wait is hopeless
+    /// yet (so most wake-ups decide in O(1), with a thousand replicas too).
+    running: usize,
+}
+
+impl State {
+    fn set(&mut self, id: usize, s: Status) {
+        let was = matches!(self.status[id], Status::Running);
+        let is = matches!(s, Status::Running);
+        self.running = self.running + usize::from(is) - usize::from(was);
+        self.status[id] = s;
+    }
 }
 
 #[derive(Debug)]
@@ -78,6 +90,7 @@ impl Hub {
                 next_round: vec![0; count],
                 rounds: BTreeMap::new(),
                 mail: HashMap::new(),
+                running: count,
             }),
             changed: Condvar::new(),
         }
@@ -96,12 +109,15 @@ impl Hub {
     /// Replica `id` ended: `failed` if with an error. Replicas waiting for it are woken.
     pub fn finish(&self, id: usize, failed: bool) {
         let mut st = self.lock();
-        if let Some(s) = st.status.get_mut(id) {
-            *s = if failed {
-                Status::Failed
-            } else {
-                Status::Finished
-            };
+        if id < self.count {
+            st.set(
+                id,
+                if failed {
+                    Status::Failed
+                } else {
+                    Status::Finished
+                },
+            );
         }
         drop(st);
         self.changed.notify_all();
@@ -114,7 +130,7 @@ impl Hub {
         id: usize,
         site: &Site,
         value: Value,
-    ) -> Result<Arc<Vec<Value>>, KernelError> {
+    ) -> Result<Arc<Gathered>, KernelError> {
         let mut st = self.lock();
         let (Some(r), true) = (st.next_round.get(id).copied(), id < self.count) else {
             return Err(internal("replica id out of range"));
@@ -130,10 +146,18 @@ impl Hub {
                 .iter()
                 .filter_map(|a| a.as_ref().map(|(_, v)| v.clone()))
                 .collect();
-            round.done = Some(Arc::new(values));
+            round.done = Some(Arc::new(Gathered {
+                values,
+                memo: Mutex::new(HashMap::new()),
+            }));
         }
-        st.status[id] = Status::Collective(r);
-        self.changed.notify_all();
+        let done = round.done.is_some();
+        st.set(id, Status::Collective(r));
+        // Waiters need waking only when the round is complete, or when no
+        // replica runs any more (then some wait may be hopeless).
+        if done || st.running == 0 {
+            self.changed.notify_all();
+        }
         self.wait_round(st, id, r, site)
     }
 
@@ -143,7 +167,7 @@ impl Hub {
         id: usize,
         r: u64,
         site: &Site,
-    ) -> Result<Arc<Vec<Value>>, KernelError> {
+    ) -> Result<Arc<Gathered>, KernelError> {
         loop {
             let verdict = self.round_verdict(&st, r, site);
             match verdict {
@@ -168,18 +192,18 @@ impl Hub {
                     if round.taken >= self.count {
                         st.rounds.remove(&r);
                     }
-                    st.status[id] = Status::Running;
+                    st.set(id, Status::Running);
                     return out;
                 }
                 Verdict::Stuck(msg) => {
-                    st.status[id] = Status::Running;
+                    st.set(id, Status::Running);
                     self.changed.notify_all();
                     return Err(KernelError::new("collective", msg));
                 }
                 Verdict::Wait => {}
             }
             if INTERRUPTED.load(Ordering::SeqCst) {
-                st.status[id] = Status::Running;
+                st.set(id, Status::Running);
                 return Err(KernelError::new("interrupted", "interrupted"));
             }
             st = match self.changed.wait_timeout(st, POLL) {
@@ -196,6 +220,11 @@ impl Hub {
         };
         if round.done.is_some() {
             return Verdict::Ready;
+        }
+        // Every replica still running is absent from this round (an arrived
+        // one waits in it): while one runs, the round may yet complete.
+        if st.running > 0 {
+            return Verdict::Wait;
         }
         let arrived: Vec<usize> = (0..self.count)
             .filter(|&j| round.arrived.get(j).is_some_and(Option::is_some))
@@ -246,11 +275,13 @@ impl Hub {
     ) -> Result<Value, KernelError> {
         let key = (channel, source, id);
         let mut st = self.lock();
-        st.status[id] = Status::Recv(key, site.clone());
-        self.changed.notify_all();
+        st.set(id, Status::Recv(key, site.clone()));
+        if st.running == 0 {
+            self.changed.notify_all();
+        }
         loop {
             if let Some(v) = st.mail.get_mut(&key).and_then(VecDeque::pop_front) {
-                st.status[id] = Status::Running;
+                st.set(id, Status::Running);
                 return Ok(v);
             }
             let gone = source != id
@@ -269,12 +300,12 @@ impl Hub {
                         doing(&st, source)
                     }
                 );
-                st.status[id] = Status::Running;
+                st.set(id, Status::Running);
                 self.changed.notify_all();
                 return Err(KernelError::new("collective", msg));
             }
             if INTERRUPTED.load(Ordering::SeqCst) {
-                st.status[id] = Status::Running;
+                st.set(id, Status::Running);
                 return Err(KernelError::new("interrupted", "interrupted"));
             }
             st = match self.changed.wait_timeout(st, POLL) {
@@ -282,6 +313,32 @@ impl Hub {
                 Err(p) => p.into_inner().0,
             };
         }
+    }
+}
+
+/// Every replica's operand of one collective, by replica id, and the results
+/// already computed from them: a group's reduction is computed once, by the
+/// first member to need it, and shared (the same value, the same bits).
+#[derive(Debug)]
+pub struct Gathered {
+    pub values: Vec<Value>,
+    memo: Mutex<HashMap<Vec<usize>, Value>>,
+}
+
+impl Gathered {
+    /// The value for `key` (a group), computed by `f` only if no replica has yet.
+    pub fn once(
+        &self,
+        key: &[usize],
+        f: impl FnOnce() -> Result<Value, KernelError>,
+    ) -> Result<Value, KernelError> {
+        let mut memo = self.memo.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(v) = memo.get(key) {
+            return Ok(v.clone());
+        }
+        let v = f()?;
+        memo.insert(key.to_vec(), v.clone());
+        Ok(v)
     }
 }
 
@@ -294,12 +351,13 @@ enum Verdict {
 /// True when no replica can move: every one has ended or waits on something
 /// that only another waiting (or ended) replica could provide.
 fn deadlocked(st: &State) -> bool {
-    st.status.iter().all(|s| match s {
-        Status::Running => false,
-        Status::Finished | Status::Failed => true,
-        Status::Collective(r) => st.rounds.get(r).is_none_or(|round| round.done.is_none()),
-        Status::Recv(key, _) => st.mail.get(key).is_none_or(VecDeque::is_empty),
-    })
+    st.running == 0
+        && st.status.iter().all(|s| match s {
+            Status::Running => false,
+            Status::Finished | Status::Failed => true,
+            Status::Collective(r) => st.rounds.get(r).is_none_or(|round| round.done.is_none()),
+            Status::Recv(key, _) => st.mail.get(key).is_none_or(VecDeque::is_empty),
+        })
 }
 
 /// What replica `j` is doing, for a diagnostic.

@@ -9,7 +9,7 @@
 
 mod hub;
 
-pub use hub::Hub;
+pub use hub::{Gathered, Hub};
 
 use crate::ast::Span;
 use crate::diag::{Diag, Stage};
