@@ -480,3 +480,7 @@ fn missing(cx: &CallCtx, name: &str) -> Diag {
     .with_label(format!("`{name}` is missing"))
     .with_help(format!("{} is called as {}", cx.name(), cx.op.signature))
 }
+
+#[cfg(test)]
+#[path = "collective_tests.rs"]
+mod tests;
