@@ -176,6 +176,11 @@ pub trait EvalCx {
             "Outfeed: this evaluation has no outfeed",
         ))
     }
+    /// The replica this evaluation runs on (collectives, Send/Recv). A context
+    /// with no run behind it is the only replica of its own hub.
+    fn replica(&self) -> crate::replica::Replica {
+        crate::replica::Replica::default()
+    }
 }
 
 /// A failure found while running (the checker proved everything it could).

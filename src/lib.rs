@@ -23,6 +23,7 @@ pub mod ops;
 pub mod options;
 pub mod print;
 pub mod repl;
+pub mod replica;
 pub mod session;
 pub mod source;
 pub mod syntax;

@@ -25,11 +25,12 @@ pub struct Options {
     /// on any machine and thread count.
     #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
-    // `--replicas` and `--custom-call-lib` are accepted now, but no op reads
-    // them yet (replicas, CustomCall): hidden from `--help` until they do
-    // something (spec/commands.md).
-    /// Number of replicas (CrossReplicaSum, Send/Recv).
-    #[arg(long, global = true, default_value_t = 1, hide = true)]
+    // `--custom-call-lib` is accepted now, but no op reads it yet
+    // (CustomCall): hidden from `--help` until it does something
+    // (spec/commands.md).
+    /// Run the program on N replicas in parallel (ReplicaId, the collectives,
+    /// Send/Recv); 1 to 1024.
+    #[arg(long, global = true, default_value_t = 1, value_parser = parse_replicas)]
     pub replicas: usize,
     /// A file of values for Infeed: an .npy file (one array) or a text file of
     /// typed literals. Repeatable; the files' values are read in order across
@@ -75,6 +76,7 @@ impl Options {
     pub fn session(&self) -> Session {
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
+            replicas: Some(self.replicas),
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {
@@ -104,6 +106,21 @@ impl Options {
         }
         Ok(())
     }
+}
+
+/// A replica count: 1 to `replica::MAX_REPLICAS`.
+pub fn parse_replicas(s: &str) -> Result<usize, String> {
+    let max = crate::replica::MAX_REPLICAS;
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a replica count (1 to {max})"))?;
+    if n == 0 || n > max {
+        return Err(format!(
+            "{n} replicas: the count must be 1 to {max} (each replica is a thread)"
+        ));
+    }
+    Ok(n)
 }
 
 /// A byte count: digits, optionally followed by K, M, G or T (powers of 1024;

@@ -19,6 +19,9 @@
 //! A header `// flags: --seed 7` runs the case as `xlet --seed 7 run` would:
 //! the words are parsed by the command line's own option parser
 //! (`xlet::options::Options`), and paths in them are relative to the case's folder.
+//! With `--replicas N` the case runs replicated (`xlet::replica::run_replicated`):
+//! it holds only if every replica's assertions hold, and a `.stdout` golden
+//! holds every replica's lines labelled `[replica K] `, in replica order.
 //!
 //! Every trial runs on its own thread with a time limit, so a hang or a panic in
 //! the interpreter fails that one trial instead of the whole suite.
@@ -336,16 +339,27 @@ fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
 
 fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(), String> {
     options.check_files()?;
-    let mut session = options.session();
-    let mut out = Capture::default();
-    if options.outfeed.is_none() {
-        session
-            .env
-            .feeds
-            .set_sink(OutfeedSink::Buffer(out.text.clone()));
-    }
-    let result = session.run(src, &mut out);
-    let printed = out.text();
+    let (printed, result) = if options.replicas > 1 {
+        // `--replicas N`: as `xlet run` prints, each replica's lines labelled, in replica order.
+        let (outs, result) = xlet::replica::run_replicated(src, options, |_| Capture::default());
+        let text: String = outs
+            .iter()
+            .enumerate()
+            .map(|(id, o)| xlet::replica::label(id, &o.text()))
+            .collect();
+        (text, result)
+    } else {
+        let mut session = options.session();
+        let mut out = Capture::default();
+        if options.outfeed.is_none() {
+            session
+                .env
+                .feeds
+                .set_sink(OutfeedSink::Buffer(out.text.clone()));
+        }
+        let result = session.run(src, &mut out);
+        (out.text(), result)
+    };
     match kind {
         Kind::Negative(expected) => {
             let failure = match result {

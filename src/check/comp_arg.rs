@@ -176,6 +176,27 @@ impl<'a> CallCtx<'_, '_, 'a> {
             .with_help(format!("the computation must be {want}")))
     }
 
+    /// The prelude computation `name` (`add`, ...) on two scalars of type `t`,
+    /// for an op whose computation is implied (CrossReplicaSum's `add`).
+    pub fn prelude_computation(
+        &mut self,
+        name: &str,
+        t: &Type,
+        c: &str,
+    ) -> Result<Arc<Comp>, Diag> {
+        let span = self.span.clone();
+        let Some(op) = prelude_op(name) else {
+            return Err(Diag::check(
+                "internal",
+                format!("internal: no prelude `{name}`"),
+                span,
+            ));
+        };
+        let comp = Arc::new(self.prelude(name, op, &[t.clone(), t.clone()], &span, c)?);
+        self.ck.reach_through(&comp, &span)?;
+        Ok(comp)
+    }
+
     /// A prelude comp `name` (the op `op` on two parameters) at `params`.
     fn prelude(
         &mut self,

@@ -27,12 +27,17 @@ use typed_literal::{declared_mismatch, extent_overflow, non_float_leaf};
 pub struct Limits {
     /// The largest value, in bytes, any expression may produce.
     pub max_value_bytes: usize,
+    /// How many replicas the program will run on (`--replicas`), when known:
+    /// replica groups and ids are then checked before anything runs, else
+    /// when the collective runs.
+    pub replicas: Option<usize>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_value_bytes: 4 << 30,
+            replicas: None,
         }
     }
 }

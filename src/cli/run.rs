@@ -9,7 +9,7 @@ use xlet::ast::Span;
 use xlet::diag::{LineIndex, MAX_SHOWN, Renderer, not_shown};
 use xlet::eval::{INTERRUPTED, Output};
 use xlet::ir;
-use xlet::print::{PrintError, PrintOptions, write_value};
+use xlet::print::{PrintError, PrintOptions, format_value, write_value};
 use xlet::session::Failure;
 use xlet::value::Value;
 
@@ -80,6 +80,12 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         err!("error: {e}");
         return 3;
     }
+    // Ctrl-C stops the run at the next op boundary (and after the last op), with
+    // exit code 130 as a shell expects; without a handler it would kill the process.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    if opts.replicas > 1 {
+        return run_replicas(&name, &src, opts);
+    }
     let mut session = opts.session();
     session.env.feeds.set_print(PrintOptions {
         full: opts.full,
@@ -92,9 +98,6 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         },
         profile: profile.then(Vec::new),
     };
-    // Ctrl-C stops the run at the next op boundary (and after the last op), with
-    // exit code 130 as a shell expects; without a handler it would kill the process.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let result = session.run(&src, &mut out);
     if let Some(times) = &out.profile {
         print_profile(times, &name, &src);
@@ -103,6 +106,47 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(()) => 0,
         Err(f) => {
             let code = report(&f, &name, &src, opts);
+            let interrupted = f.diags.iter().any(|d| d.code == "interrupted");
+            if interrupted { 130 } else { code }
+        }
+    }
+}
+
+/// Prints a value into a replica's buffer, as `xlet run` prints it.
+struct Buffered {
+    opts: PrintOptions,
+    text: String,
+}
+
+impl Output for Buffered {
+    fn print(&mut self, value: &Value, _expr: &ir::Expr) {
+        self.text.push_str(&format_value(value, &self.opts));
+        self.text.push('\n');
+    }
+}
+
+/// `--replicas N` (spec/distributed.md §1): every replica's output, in
+/// replica order, each line labelled; then every replica's diagnostics.
+fn run_replicas(name: &str, src: &str, opts: &Options) -> i32 {
+    let print = PrintOptions {
+        full: opts.full,
+        ..Default::default()
+    };
+    let (outs, result) = xlet::replica::run_replicated(src, opts, |_| Buffered {
+        opts: print.clone(),
+        text: String::new(),
+    });
+    {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        for (id, out) in outs.iter().enumerate() {
+            let _ = stdout.write_all(xlet::replica::label(id, &out.text).as_bytes());
+        }
+        let _ = stdout.flush();
+    }
+    match result {
+        Ok(()) => 0,
+        Err(f) => {
+            let code = report(&f, name, src, opts);
             let interrupted = f.diags.iter().any(|d| d.code == "interrupted");
             if interrupted { 130 } else { code }
         }

@@ -38,6 +38,9 @@ pub struct Env {
     pub rng: crate::kernels::rng::RngState,
     /// The infeed queue (`--infeed`) and where Outfeed writes (`--outfeed`).
     pub feeds: crate::feed::Feeds,
+    /// Which replica this run is, of how many, and the hub the replicas meet
+    /// at (`--replicas`; one replica by default).
+    pub replica: crate::replica::Replica,
 }
 
 /// What running a program produced, beside its errors.
@@ -229,6 +232,10 @@ impl EvalCx for Frame<'_> {
 
     fn outfeed(&self, value: &Value) -> Result<(), KernelError> {
         self.env.feeds.outfeed(value)
+    }
+
+    fn replica(&self) -> crate::replica::Replica {
+        self.env.replica.clone()
     }
 
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {

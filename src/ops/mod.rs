@@ -1,9 +1,13 @@
 //! Operations: one module per op (or per family of ops that share one rule),
 //! each with its spec in spec/ops/ and its cases in conformance/.
 
+pub mod collective;
 pub mod common;
 pub mod registry;
 
+pub mod all_gather;
+pub mod all_reduce;
+pub mod all_to_all;
 pub mod batch_norm_args;
 pub mod batch_norm_grad;
 pub mod batch_norm_inference;
@@ -15,6 +19,7 @@ pub mod broadcast_in_dim;
 pub mod call;
 pub mod clamp;
 pub mod collapse;
+pub mod collective_permute;
 pub mod compare;
 pub mod concatenate;
 pub mod conditional;
@@ -22,6 +27,7 @@ pub mod conv;
 pub mod conv_general_dilated;
 pub mod conv_with_general_padding;
 pub mod convert_element_type;
+pub mod cross_replica_sum;
 pub mod dot;
 pub mod dot_general;
 pub mod dynamic_slice;
@@ -36,9 +42,12 @@ pub mod load_npy;
 pub mod map;
 pub mod outfeed;
 pub mod pad;
+pub mod recv;
 pub mod reduce;
 pub mod reduce_precision;
+pub mod reduce_scatter;
 pub mod reduce_window;
+pub mod replica_id;
 pub mod reshape;
 pub mod rev;
 pub mod rng_bit_generator;
@@ -47,6 +56,7 @@ pub mod rng_uniform;
 pub mod scatter;
 pub mod select;
 pub mod select_and_scatter;
+pub mod send;
 pub mod slice;
 pub mod sort;
 pub mod transpose;

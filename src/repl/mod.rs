@@ -88,6 +88,7 @@ impl Repl {
     pub(crate) fn new(o: &ReplOptions) -> Self {
         let mut session = Session::new(Limits {
             max_value_bytes: o.max_bytes,
+            replicas: Some(1),
         });
         session.env.rng = crate::kernels::rng::RngState::new(o.seed);
         for f in &o.infeed {
