@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod check;
 pub mod comp;
+pub mod custom_call;
 pub mod diag;
 pub mod english;
 pub mod eval;

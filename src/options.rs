@@ -25,10 +25,9 @@ pub struct Options {
     /// on any machine and thread count.
     #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
-    // `--replicas`, `--infeed`, `--outfeed` and `--custom-call-lib` are
-    // accepted now, but no op reads them yet (replicas, Infeed, Outfeed,
-    // CustomCall): hidden from `--help` until they do something
-    // (spec/commands.md).
+    // `--replicas`, `--infeed` and `--outfeed` are accepted now, but no op
+    // reads them yet (replicas, Infeed, Outfeed): hidden from `--help` until
+    // they do something (spec/commands.md).
     /// Number of replicas (CrossReplicaSum, Send/Recv).
     #[arg(long, global = true, default_value_t = 1, hide = true)]
     pub replicas: usize,
@@ -38,8 +37,9 @@ pub struct Options {
     /// A directory where Outfeed writes numbered `.npy` files (default: stdout).
     #[arg(long, global = true, hide = true)]
     pub outfeed: Option<PathBuf>,
-    /// A shared library whose symbols CustomCall may call (repeatable).
-    #[arg(long, global = true, hide = true)]
+    /// A shared library whose functions CustomCall may call (repeatable;
+    /// searched in order). Without one, no native code runs.
+    #[arg(long, global = true, value_name = "PATH")]
     pub custom_call_lib: Vec<PathBuf>,
     /// Stop any While loop after this many iterations with a `steps` error
     /// (default: no limit; Ctrl-C always stops a loop).
@@ -69,13 +69,18 @@ impl Options {
             .map_err(|e| e.to_string())
     }
 
-    /// A session set up as these options say: its limits and the run's seed.
-    pub fn session(&self) -> Session {
+    /// A session set up as these options say: its limits, the run's seed and
+    /// the custom-call libraries (loaded here; a path that is missing or not a
+    /// shared library is the error, exit 3 on the command line).
+    pub fn session(&self) -> Result<Session, String> {
+        let custom_call = crate::custom_call::Libraries::load_all(&self.custom_call_lib)
+            .map_err(|e| e.to_string())?;
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
+            custom_call,
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
-        session
+        Ok(session)
     }
 }
 

@@ -326,7 +326,7 @@ fn rendered(diags: &[Diag], file: &str, src: &str) -> String {
 }
 
 fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(), String> {
-    let mut session = options.session();
+    let mut session = options.session()?;
     let mut out = Capture::default();
     let result = session.run(src, &mut out);
     match kind {

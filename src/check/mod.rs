@@ -27,12 +27,16 @@ use typed_literal::{declared_mismatch, extent_overflow, non_float_leaf};
 pub struct Limits {
     /// The largest value, in bytes, any expression may produce.
     pub max_value_bytes: usize,
+    /// The libraries CustomCall may resolve its targets in (`--custom-call-lib`,
+    /// `:lib`); empty unless the user named one.
+    pub custom_call: crate::custom_call::Libraries,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_value_bytes: 4 << 30,
+            custom_call: Default::default(),
         }
     }
 }

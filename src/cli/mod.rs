@@ -64,5 +64,6 @@ fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
         max_bytes: o.max_bytes,
         color: !o.no_color,
         seed: o.seed,
+        custom_call_libs: o.custom_call_lib.clone(),
     }
 }

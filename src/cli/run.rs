@@ -76,7 +76,13 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut session = opts.session();
+    let mut session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return 3;
+        }
+    };
     let mut out = Printer {
         opts: PrintOptions {
             full: opts.full,
@@ -106,7 +112,13 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let session = opts.session();
+    let session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return 3;
+        }
+    };
     match session.check(&src) {
         Ok(_) => 0,
         Err(f) => report(&f, &name, &src, opts),

@@ -74,6 +74,7 @@ const MODULES: &[&[OpDef]] = &[
     super::rng_uniform::OPS,
     super::rng_normal::OPS,
     super::rng_bit_generator::OPS,
+    super::custom_call::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -104,7 +105,6 @@ pub const NOT_YET: &[&str] = &[
     "Complex",
     "CompositeCall",
     "CrossReplicaSum",
-    "CustomCall",
     "Erf",
     "Fft",
     "GetDimensionSize",

@@ -19,6 +19,8 @@ pub(crate) enum Command<'a> {
     Quit,
     Vars,
     Unbind(&'a str),
+    /// `:lib PATH` loads a custom-call library; `:lib` lists the loaded ones.
+    Lib(Option<&'a str>),
 }
 
 impl<'a> Command<'a> {
@@ -56,6 +58,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "NAME...",
         "remove bindings and free their memory (also :del)",
     ),
+    (
+        ":lib",
+        "[PATH]",
+        "load a shared library whose C functions CustomCall may call, or list the loaded ones",
+    ),
 ];
 
 /// `None` if `input` is not a command (does not start with `:`); else the
@@ -82,6 +89,7 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "vars" if arg.is_empty() => Ok(Command::Vars),
         "vars" => Err(format!(":{name} takes no argument")),
         "unbind" | "del" => need("NAME...").map(Command::Unbind),
+        "lib" => Ok(Command::Lib((!arg.is_empty()).then(|| unquote(arg)))),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
@@ -117,6 +125,30 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
         Command::Quit => Outcome::Quit,
         Command::Vars => super::vars::show(repl),
         Command::Unbind(names) => super::vars::unbind(repl, names),
+        Command::Lib(path) => lib(repl, path),
+    }
+}
+
+/// `:lib PATH`: loads a custom-call library for the rest of the session
+/// (searched after the ones loaded before); `:lib` lists them.
+fn lib(repl: &mut Repl, path: Option<&str>) -> Outcome {
+    let libs = &mut repl.session.limits.custom_call;
+    let Some(path) = path else {
+        if libs.libs.is_empty() {
+            say("no custom-call library loaded (`:lib PATH` loads one)");
+        } else {
+            for l in &libs.libs {
+                say(&l.path.display().to_string());
+            }
+        }
+        return Outcome::Done;
+    };
+    match libs.add(std::path::Path::new(path)) {
+        Ok(()) => Outcome::Done,
+        Err(e) => {
+            complain(&format!("error: {e}"));
+            Outcome::Failed(3)
+        }
     }
 }
 

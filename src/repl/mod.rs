@@ -36,12 +36,21 @@ pub struct ReplOptions {
     pub color: bool,
     /// `--seed`: the Rng ops' seed for the whole session.
     pub seed: u64,
+    /// `--custom-call-lib`: libraries CustomCall may call into (`:lib` adds more).
+    pub custom_call_libs: Vec<std::path::PathBuf>,
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
 pub fn main(o: &ReplOptions) -> i32 {
     guard::install();
     let mut repl = Repl::new(o);
+    match crate::custom_call::Libraries::load_all(&o.custom_call_libs) {
+        Ok(libs) => repl.session.limits.custom_call = libs,
+        Err(e) => {
+            complain(&format!("error: {e}"));
+            return 3;
+        }
+    }
     if std::io::stdin().is_terminal() {
         interactive::run(&mut repl)
     } else {
@@ -83,6 +92,7 @@ impl Repl {
     pub(crate) fn new(o: &ReplOptions) -> Self {
         let mut session = Session::new(Limits {
             max_value_bytes: o.max_bytes,
+            ..Default::default()
         });
         session.env.rng = crate::kernels::rng::RngState::new(o.seed);
         Repl {
@@ -349,6 +359,7 @@ mod tests {
             max_bytes: 1 << 20,
             color: false,
             seed: 0,
+            custom_call_libs: vec![],
         })
     }
 
