@@ -24,7 +24,11 @@ fn lib() -> &'static Path {
             .arg(&src)
             .status()
             .unwrap_or_else(|e| panic!("running the C compiler `{cc}`: {e}"));
-        assert!(status.success(), "`{cc}` failed to compile {}", src.display());
+        assert!(
+            status.success(),
+            "`{cc}` failed to compile {}",
+            src.display()
+        );
         out
     })
 }
@@ -165,13 +169,13 @@ fn missing_symbol_is_a_check_error_naming_the_library() {
 
 #[test]
 fn missing_path_is_a_usage_error() {
-    let o = run(
-        &["--custom-call-lib", "/nonexistent/libnothing.so"],
-        SEED,
-    );
+    let o = run(&["--custom-call-lib", "/nonexistent/libnothing.so"], SEED);
     assert_eq!(o.status.code(), Some(3), "stderr:\n{}", stderr(&o));
     let e = stderr(&o);
-    assert!(e.contains("/nonexistent/libnothing.so") && e.contains("no such file"), "{e}");
+    assert!(
+        e.contains("/nonexistent/libnothing.so") && e.contains("no such file"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -180,7 +184,10 @@ fn non_library_file_is_a_usage_error() {
     let o = run(&["--custom-call-lib", c], SEED);
     assert_eq!(o.status.code(), Some(3), "stderr:\n{}", stderr(&o));
     let e = stderr(&o);
-    assert!(e.contains("myfunc.c") && e.contains("could not be loaded"), "{e}");
+    assert!(
+        e.contains("myfunc.c") && e.contains("could not be loaded"),
+        "{e}"
+    );
 }
 
 #[test]
