@@ -442,6 +442,11 @@ mod tests {
         assert_eq!(parse(":time x + 1"), Some(Ok(Command::Time("x + 1"))));
         assert_eq!(parse(":quit"), Some(Ok(Command::Quit)));
         assert_eq!(parse(":q"), Some(Ok(Command::Quit)));
+        assert_eq!(parse(":lib"), Some(Ok(Command::Lib(None))));
+        assert_eq!(
+            parse(":lib 'my lib.so'"),
+            Some(Ok(Command::Lib(Some("my lib.so"))))
+        );
     }
 
     #[test]
