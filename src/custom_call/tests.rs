@@ -199,8 +199,7 @@ fn without_a_library_native_names_are_a_check_error() {
     let s = Session::new(Limits::default());
     let f = s
         .check("let z = CustomCall(\"not_registered_anywhere\", {1.0}, f32[2])")
-        .err()
-        .expect("a check error");
+        .expect_err("a check error");
     let d = &f.diags[0];
     assert_eq!(d.code, "CustomCall: C2");
     let help = format!("{:?}", d);
