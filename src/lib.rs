@@ -11,11 +11,12 @@
 pub mod ast;
 pub mod check;
 pub mod comp;
+pub mod custom_call;
 pub mod diag;
 pub mod english;
 pub mod eval;
-pub mod grad;
 pub mod feed;
+pub mod grad;
 pub mod ir;
 pub mod kernels;
 pub mod npy;

@@ -25,9 +25,6 @@ pub struct Options {
     /// on any machine and thread count.
     #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
-    // `--custom-call-lib` is accepted now, but no op reads it yet
-    // (CustomCall): hidden from `--help` until it does something
-    // (spec/commands.md).
     /// Run the program on N replicas in parallel (ReplicaId, the collectives,
     /// Send/Recv); 1 to 1024.
     #[arg(long, global = true, default_value_t = 1, value_parser = parse_replicas)]
@@ -41,8 +38,9 @@ pub struct Options {
     /// without it Outfeed prints `outfeed N: VALUE` lines on stdout.
     #[arg(long, global = true, value_name = "DIR")]
     pub outfeed: Option<PathBuf>,
-    /// A shared library whose symbols CustomCall may call (repeatable).
-    #[arg(long, global = true, hide = true)]
+    /// A shared library whose functions CustomCall may call (repeatable;
+    /// searched in order). Without one, no native code runs.
+    #[arg(long, global = true, value_name = "PATH")]
     pub custom_call_lib: Vec<PathBuf>,
     /// Stop any While loop after this many iterations with a `steps` error
     /// (default: no limit; Ctrl-C always stops a loop).
@@ -72,11 +70,16 @@ impl Options {
             .map_err(|e| e.to_string())
     }
 
-    /// A session set up as these options say: its limits and the run's seed.
-    pub fn session(&self) -> Session {
+    /// A session set up as these options say: its limits, the run's seed and
+    /// the custom-call libraries (loaded here; a path that is missing or not a
+    /// shared library is the error, exit 3 on the command line).
+    pub fn session(&self) -> Result<Session, String> {
+        let custom_call = crate::custom_call::Libraries::load_all(&self.custom_call_lib)
+            .map_err(|e| e.to_string())?;
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
             replicas: Some(self.replicas),
+            custom_call,
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {
@@ -88,7 +91,7 @@ impl Options {
                 .feeds
                 .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
         }
-        session
+        Ok(session)
     }
 
     /// Checks, before a run, the files the options name: each `--infeed` file

@@ -349,7 +349,7 @@ fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(),
             .collect();
         (text, result)
     } else {
-        let mut session = options.session();
+        let mut session = options.session()?;
         let mut out = Capture::default();
         if options.outfeed.is_none() {
             session

@@ -31,6 +31,9 @@ pub struct Limits {
     /// replica groups and ids are then checked before anything runs, else
     /// when the collective runs.
     pub replicas: Option<usize>,
+    /// The libraries CustomCall may resolve its targets in (`--custom-call-lib`,
+    /// `:lib`); empty unless the user named one.
+    pub custom_call: crate::custom_call::Libraries,
 }
 
 impl Default for Limits {
@@ -38,6 +41,7 @@ impl Default for Limits {
         Limits {
             max_value_bytes: 4 << 30,
             replicas: None,
+            custom_call: Default::default(),
         }
     }
 }

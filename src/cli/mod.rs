@@ -70,5 +70,6 @@ fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
         seed: o.seed,
         infeed: o.infeed.clone(),
         outfeed: o.outfeed.clone(),
+        custom_call_libs: o.custom_call_lib.clone(),
     }
 }

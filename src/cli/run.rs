@@ -83,10 +83,16 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
     // Ctrl-C stops the run at the next op boundary (and after the last op), with
     // exit code 130 as a shell expects; without a handler it would kill the process.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let mut session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return 3;
+        }
+    };
     if opts.replicas > 1 {
         return run_replicas(&name, &src, opts);
     }
-    let mut session = opts.session();
     session.env.feeds.set_print(PrintOptions {
         full: opts.full,
         ..Default::default()
@@ -158,7 +164,13 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let session = opts.session();
+    let session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return 3;
+        }
+    };
     match session.check(&src) {
         Ok(_) => 0,
         Err(f) => report(&f, &name, &src, opts),
@@ -171,7 +183,13 @@ pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let mut session = opts.session();
+    let mut session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return 3;
+        }
+    };
     match session.check(&src) {
         Ok((_, types)) => session.types = types,
         Err(f) => return report(&f, &name, &src, opts),

@@ -28,6 +28,7 @@ pub mod conv_general_dilated;
 pub mod conv_with_general_padding;
 pub mod convert_element_type;
 pub mod cross_replica_sum;
+pub mod custom_call;
 pub mod dot;
 pub mod dot_general;
 pub mod dynamic_slice;

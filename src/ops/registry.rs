@@ -88,6 +88,7 @@ const MODULES: &[&[OpDef]] = &[
     super::collective_permute::OPS,
     super::send::OPS,
     super::recv::OPS,
+    super::custom_call::OPS,
 ];
 
 static TABLE: LazyLock<Vec<&'static OpDef>> =
@@ -113,7 +114,6 @@ pub const NOT_YET: &[&str] = &[
     "Cholesky",
     "Complex",
     "CompositeCall",
-    "CustomCall",
     "Erf",
     "Fft",
     "GetDimensionSize",

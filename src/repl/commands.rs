@@ -26,6 +26,8 @@ pub(crate) enum Command<'a> {
     Npy(&'a str, &'a str),
     /// `:save NAME FILE`: write NAME's array to an .npy file.
     Save(&'a str, &'a str),
+    /// `:lib PATH` loads a custom-call library; `:lib` lists the loaded ones.
+    Lib(Option<&'a str>),
 }
 
 impl<'a> Command<'a> {
@@ -79,6 +81,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
         "bind the array in the .npy FILE to NAME",
     ),
     (":save", "NAME FILE", "write the array NAME to FILE as .npy"),
+    (
+        ":lib",
+        "[PATH]",
+        "load a shared library whose C functions CustomCall may call, or list the loaded ones",
+    ),
 ];
 
 /// `None` if `input` is not a command (does not start with `:`); else the
@@ -109,6 +116,7 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "infeed" => need("FILE").map(|f| Command::Infeed(unquote(f))),
         "npy" => name_and_file(arg, name).map(|(n, f)| Command::Npy(n, f)),
         "save" => name_and_file(arg, name).map(|(n, f)| Command::Save(n, f)),
+        "lib" => Ok(Command::Lib((!arg.is_empty()).then(|| unquote(arg)))),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
@@ -168,6 +176,30 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
         Command::Infeed(path) => super::npy::infeed(repl, &expand_home(path)),
         Command::Npy(name, path) => super::npy::bind(repl, name, &expand_home(path)),
         Command::Save(name, path) => super::npy::save(repl, name, &expand_home(path)),
+        Command::Lib(path) => lib(repl, path),
+    }
+}
+
+/// `:lib PATH`: loads a custom-call library for the rest of the session
+/// (searched after the ones loaded before); `:lib` lists them.
+fn lib(repl: &mut Repl, path: Option<&str>) -> Outcome {
+    let libs = &mut repl.session.limits.custom_call;
+    let Some(path) = path else {
+        if libs.libs.is_empty() {
+            say("no custom-call library loaded (`:lib PATH` loads one)");
+        } else {
+            for l in &libs.libs {
+                say(&l.path.display().to_string());
+            }
+        }
+        return Outcome::Done;
+    };
+    match libs.add(std::path::Path::new(path)) {
+        Ok(()) => Outcome::Done,
+        Err(e) => {
+            complain(&format!("error: {e}"));
+            Outcome::Failed(3)
+        }
     }
 }
 
@@ -461,6 +493,11 @@ mod tests {
         assert_eq!(parse(":time x + 1"), Some(Ok(Command::Time("x + 1"))));
         assert_eq!(parse(":quit"), Some(Ok(Command::Quit)));
         assert_eq!(parse(":q"), Some(Ok(Command::Quit)));
+        assert_eq!(parse(":lib"), Some(Ok(Command::Lib(None))));
+        assert_eq!(
+            parse(":lib 'my lib.so'"),
+            Some(Ok(Command::Lib(Some("my lib.so"))))
+        );
     }
 
     #[test]

@@ -41,12 +41,21 @@ pub struct ReplOptions {
     pub infeed: Vec<std::path::PathBuf>,
     /// `--outfeed DIR`: where Outfeed writes `.npy` files (default: stdout).
     pub outfeed: Option<std::path::PathBuf>,
+    /// `--custom-call-lib`: libraries CustomCall may call into (`:lib` adds more).
+    pub custom_call_libs: Vec<std::path::PathBuf>,
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
 pub fn main(o: &ReplOptions) -> i32 {
     guard::install();
     let mut repl = Repl::new(o);
+    match crate::custom_call::Libraries::load_all(&o.custom_call_libs) {
+        Ok(libs) => repl.session.limits.custom_call = libs,
+        Err(e) => {
+            complain(&format!("error: {e}"));
+            return 3;
+        }
+    }
     if std::io::stdin().is_terminal() {
         interactive::run(&mut repl)
     } else {
@@ -89,6 +98,7 @@ impl Repl {
         let mut session = Session::new(Limits {
             max_value_bytes: o.max_bytes,
             replicas: Some(1),
+            ..Default::default()
         });
         session.env.rng = crate::kernels::rng::RngState::new(o.seed);
         for f in &o.infeed {
@@ -370,6 +380,7 @@ mod tests {
             seed: 0,
             infeed: vec![],
             outfeed: None,
+            custom_call_libs: vec![],
         })
     }
 

@@ -72,7 +72,12 @@ pub fn run_replicated<O: Output + Send>(
     make_output: impl Fn(usize) -> O + Sync,
 ) -> (Vec<O>, Result<(), Failure>) {
     let n = opts.replicas.clamp(1, MAX_REPLICAS);
-    if let Err(f) = opts.session().check(src) {
+    // The libraries are loaded once; each replica gets its own session.
+    let base = match opts.session() {
+        Ok(s) => s,
+        Err(e) => return ((0..n).map(&make_output).collect(), Err(internal(&e))),
+    };
+    if let Err(f) = base.check(src) {
         return ((0..n).map(&make_output).collect(), Err(f));
     }
     let hub = Arc::new(Hub::new(n));
@@ -83,7 +88,7 @@ pub fn run_replicated<O: Output + Send>(
             .map(|id| {
                 let hub = &hub;
                 let make_output = &make_output;
-                let mut session = opts.session();
+                let mut session = base.clone();
                 session.env.replica = Replica {
                     id,
                     hub: Arc::clone(hub),
