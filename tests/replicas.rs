@@ -27,7 +27,11 @@ fn spawn(args: &[&str], src: &str) -> Child {
         .spawn()
         .expect("start xlet");
     let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(src.as_bytes()).expect("write the program");
+    // A usage error (a bad --replicas) ends xlet before it reads its input: a
+    // closed pipe is then expected, and the exit code tells.
+    if let Err(e) = stdin.write_all(src.as_bytes()) {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write the program: {e}");
+    }
     drop(stdin);
     child
 }
