@@ -30,7 +30,11 @@ fn spawn(args: &[&str], src: &str) -> Child {
     // A usage error (a bad --replicas) ends xlet before it reads its input: a
     // closed pipe is then expected, and the exit code tells.
     if let Err(e) = stdin.write_all(src.as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "write the program: {e}");
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "write the program: {e}"
+        );
     }
     drop(stdin);
     child

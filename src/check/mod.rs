@@ -88,6 +88,23 @@ pub const MAX_DEPTH: usize = 10_000;
 
 static NEXT_COMP_ID: AtomicUsize = AtomicUsize::new(0);
 
+impl<'s> Checker<'s> {
+    /// A checker at top level of `src`, starting from `env`.
+    fn new(src: &'s str, env: &TypeEnv, limits: &Limits) -> Self {
+        Checker {
+            src,
+            env: env.clone(),
+            limits: limits.clone(),
+            local: None,
+            poisoned: HashSet::new(),
+            depth: 0,
+            reach: 0,
+            defaulted: vec![],
+            captures_of: HashMap::new(),
+        }
+    }
+}
+
 /// Checks a whole program against an environment; returns the checked program and the
 /// environment after it, or every error found.
 pub fn check_program(
@@ -96,17 +113,7 @@ pub fn check_program(
     src: &str,
     limits: &Limits,
 ) -> Result<(ir::Program, TypeEnv), Vec<Diag>> {
-    let mut ck = Checker {
-        src,
-        env: env.clone(),
-        limits: limits.clone(),
-        local: None,
-        poisoned: HashSet::new(),
-        depth: 0,
-        reach: 0,
-        defaulted: vec![],
-        captures_of: HashMap::new(),
-    };
+    let mut ck = Checker::new(src, env, limits);
     let mut errors = vec![];
     let mut stmts = vec![];
     for s in &prog.stmts {
@@ -143,17 +150,8 @@ pub fn check_generated(
     captures_of: HashMap<String, usize>,
 ) -> Result<TypeEnv, Vec<Diag>> {
     let prog = crate::syntax::parse(text)?;
-    let mut ck = Checker {
-        src: text,
-        env: env.clone(),
-        limits: limits.clone(),
-        local: None,
-        poisoned: HashSet::new(),
-        depth: 0,
-        reach: 0,
-        defaulted: vec![],
-        captures_of,
-    };
+    let mut ck = Checker::new(text, env, limits);
+    ck.captures_of = captures_of;
     for s in &prog.stmts {
         ck.check_stmt(s).map_err(|d| vec![d])?;
     }
@@ -162,17 +160,7 @@ pub fn check_generated(
 
 /// Checks one expression without running it (the REPL's `:type`).
 pub fn check_expr(e: &Expr, env: &TypeEnv, src: &str, limits: &Limits) -> Result<ir::Expr, Diag> {
-    let mut ck = Checker {
-        src,
-        env: env.clone(),
-        limits: limits.clone(),
-        local: None,
-        poisoned: HashSet::new(),
-        depth: 0,
-        reach: 0,
-        defaulted: vec![],
-        captures_of: HashMap::new(),
-    };
+    let mut ck = Checker::new(src, env, limits);
     ck.check_expr(e, None).map_err(|d| ck.explain_defaults(d))
 }
 

@@ -331,12 +331,94 @@ struct Lin<'f> {
     w: Writer,
 }
 
-impl Lin<'_> {
+/// Beyond this many nodes, calls are no longer inlined (each then recomputes
+/// its callee's forward pass in the callee's vjp comp instead).
+const INLINE_NODES: usize = 1 << 20;
+
+/// Whether `c` (or anything it calls) reads a top-level value: such a comp
+/// reads its own captured values, which the caller's generated comp does not
+/// see, so it is differentiated through its own vjp comp rather than inlined.
+fn reads_globals(c: &Comp, seen: &mut std::collections::HashSet<usize>) -> bool {
+    fn walk(e: &Expr, seen: &mut std::collections::HashSet<usize>) -> bool {
+        match &e.kind {
+            ExprKind::Global(_) => true,
+            ExprKind::Const(_) | ExprKind::Local(_) => false,
+            ExprKind::Op { kernel, args, .. } => {
+                kernel.called_comp().is_some_and(|c| reads_globals(c, seen))
+                    || args.iter().any(|a| walk(a, seen))
+            }
+            ExprKind::CallComp { comp, args } => {
+                reads_globals(comp, seen) || args.iter().any(|a| walk(a, seen))
+            }
+            ExprKind::Tuple(items) => items.iter().any(|a| walk(a, seen)),
+        }
+    }
+    if !seen.insert(c.id) {
+        return false;
+    }
+    c.body.iter().any(|(_, e)| walk(e, seen)) || walk(&c.result, seen)
+}
+
+impl<'f> Lin<'f> {
+    /// `c(args)` written out in place: the callee's body linearised with its
+    /// parameters bound to the argument nodes, so that the backward pass needs
+    /// no second forward pass of the callee (a chain of n nested calls stays
+    /// linear, not quadratic).
+    fn inline(
+        &mut self,
+        c: &'f Comp,
+        ids: &[usize],
+        name: Option<String>,
+        e: &Expr,
+        g: &mut Generated,
+        taken: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> Result<usize, GradError> {
+        let outer_f = std::mem::replace(&mut self.f, c);
+        let outer_slots = std::mem::take(&mut self.slots);
+        for (i, &id) in ids.iter().enumerate() {
+            self.slots.insert(i, id);
+        }
+        let mut run = || -> Result<usize, GradError> {
+            for (slot, be) in &c.body {
+                let local = c.names.get(*slot).map_or("v", |s| s.as_str());
+                let n = self.w.fresh(&format!("{}_{local}", c.name));
+                let id = self.node(be, Some(n), g, taken, depth + 1)?;
+                self.slots.insert(*slot, id);
+            }
+            self.node(&c.result, None, g, taken, depth + 1)
+        };
+        let r = run();
+        self.f = outer_f;
+        self.slots = outer_slots;
+        let r = r?;
+        Ok(match name {
+            Some(n) => {
+                self.w.bind_named(&n, self.nodes[r].text.clone());
+                self.push(n, e, Kind::Alias([r]))
+            }
+            None => r,
+        })
+    }
+
+    /// The comp a call node calls, if it is to be written out in place.
+    fn inlinable(&self, e: &'f Expr) -> Option<&'f Comp> {
+        let c: &'f Comp = match &e.kind {
+            ExprKind::CallComp { comp, .. } => comp,
+            ExprKind::Op { kernel, .. } => kernel.called_comp()?,
+            _ => return None,
+        };
+        let ok = !c.text.is_empty()
+            && self.nodes.len() < INLINE_NODES
+            && !reads_globals(c, &mut std::collections::HashSet::new());
+        ok.then_some(c)
+    }
+
     /// The node of `e` (a new one for an op, a call or a tuple), its line
     /// written; `name` is the user's `let` name when `e` is a binding's root.
     fn node(
         &mut self,
-        e: &Expr,
+        e: &'f Expr,
         name: Option<String>,
         g: &mut Generated,
         taken: &dyn Fn(&str) -> bool,
@@ -387,6 +469,15 @@ impl Lin<'_> {
         let mut ids = vec![];
         for a in args {
             ids.push(self.node(a, None, g, taken, depth)?);
+        }
+        if let Some(c) = self.inlinable(e) {
+            if depth > crate::check::MAX_DEPTH {
+                return Err(GradError::at(
+                    "calls nest too deeply to differentiate",
+                    &e.span,
+                ));
+            }
+            return self.inline(c, &ids, name, e, g, taken, depth);
         }
         // The user's text with each operand's text replaced by its node's.
         let mut pieces: Vec<(Span, String)> = vec![];

@@ -264,3 +264,26 @@ fn printed_program_runs() {
     )
     .unwrap_or_else(|f| panic!("{text}\n{:?}", f.diags));
 }
+
+/// A chain of calls is written out in place: its gradient costs about what
+/// the forward pass does, not the square of the chain's length (each call's
+/// vjp comp recomputing its callee's forward pass).
+#[test]
+fn call_chains_are_inlined() {
+    let mut src = String::from("comp c0(x: f64[4]) -> f64[4] { Tanh(x) }\n");
+    for i in 1..200 {
+        src.push_str(&format!(
+            "comp c{i}(x: f64[4]) -> f64[4] {{ let y = c{}(x); y * 1.001 }}\n",
+            i - 1
+        ));
+    }
+    src.push_str("comp f(x: f64[4]) -> f64 { Reduce(c199(x), 0.0, add, {0}) }\n");
+    check(&src);
+    let mut s = Session::new(Limits::default());
+    s.run(&src, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let text = s.gradient_source("f").expect("a backward program");
+    // One vjp comp (f's) and f_grad: no c*_vjp comps.
+    assert!(!text.contains("c0_vjp"), "{text}");
+    assert_eq!(text.matches("comp ").count(), 2, "{text}");
+}
