@@ -26,21 +26,14 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let (_, t) = array_operand(cx, 0, "C1")?;
-    let scalar = Type::array(t.elem, vec![]);
-    let comp = cx.computation(
-        Some(1),
-        "computation",
-        &[scalar.clone(), scalar.clone()],
-        Some(&scalar),
-        "C2",
-    )?;
+    let comp = super::reduce::reduction_comp(cx, 1, &[t.elem], "C2")?;
     let groups = replica_groups(cx, Some(2), "C3", false)?;
     Ok(Checked {
         ty: Type::Array(t),
         kernel: Arc::new(AllReduceKernel {
             site: site(cx),
             groups: groups.value,
-            combiner: Combiner::new(comp.value),
+            combiner: Combiner::new(comp),
         }),
     })
 }

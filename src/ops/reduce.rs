@@ -106,9 +106,14 @@ pub fn operands_and_inits(cx: &mut CallCtx) -> Result<Vec<ArrayType>, Diag> {
     Ok(types)
 }
 
-/// The computation of a reduction of operands of element types `elems`:
-/// `(T0.., T0..) -> T0` or the tuple; constraint `c`.
-pub fn reduction_comp(cx: &mut CallCtx, elems: &[ElemType], c: &str) -> Result<Arc<Comp>, Diag> {
+/// The computation of a reduction of operands of element types `elems`, the
+/// argument at position `pos`: `(T0.., T0..) -> T0` or the tuple; constraint `c`.
+pub fn reduction_comp(
+    cx: &mut CallCtx,
+    pos: usize,
+    elems: &[ElemType],
+    c: &str,
+) -> Result<Arc<Comp>, Diag> {
     let scalars: Vec<Type> = elems.iter().map(|&e| Type::scalar(e)).collect();
     let params: Vec<Type> = scalars.iter().chain(&scalars).cloned().collect();
     let ret = if scalars.len() == 1 {
@@ -117,7 +122,7 @@ pub fn reduction_comp(cx: &mut CallCtx, elems: &[ElemType], c: &str) -> Result<A
         Type::Tuple(scalars)
     };
     Ok(cx
-        .computation(Some(2), "computation", &params, Some(&ret), c)?
+        .computation(Some(pos), "computation", &params, Some(&ret), c)?
         .value)
 }
 
@@ -198,7 +203,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     }
     dims.sort_unstable();
     let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
-    let comp = reduction_comp(cx, &elems, "C7")?;
+    let comp = reduction_comp(cx, 2, &elems, "C7")?;
     let kept: Vec<usize> = (0..rank)
         .filter(|x| !dims.contains(x))
         .map(|x| types[0].dims[x])

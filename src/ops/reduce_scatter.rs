@@ -27,14 +27,7 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let (_, t) = array_operand(cx, 0, "C1")?;
-    let scalar = Type::array(t.elem, vec![]);
-    let comp = cx.computation(
-        Some(1),
-        "computation",
-        &[scalar.clone(), scalar.clone()],
-        Some(&scalar),
-        "C2",
-    )?;
+    let comp = super::reduce::reduction_comp(cx, 1, &[t.elem], "C2")?;
     let dim = dimension(cx, 2, "scatter_dimension", &t, "C3")?;
     let groups = replica_groups(cx, Some(3), "C4", true)?.value;
     let n = groups.static_size(cx.ck.limits.replicas);
@@ -58,7 +51,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         kernel: Arc::new(ReduceScatterKernel {
             site: site(cx),
             groups,
-            combiner: Combiner::new(comp.value),
+            combiner: Combiner::new(comp),
             dim: dim.value,
             n,
         }),

@@ -222,7 +222,7 @@ const LABELS: Labels = Labels {
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let types = operands_and_inits(cx)?;
     let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
-    let comp = reduction_comp(cx, &elems, "C14")?;
+    let comp = reduction_comp(cx, 2, &elems, "C14")?;
     let places = Places {
         window: 3,
         strides: 4,

@@ -161,6 +161,23 @@ impl Hub {
         self.wait_round(st, id, r, site)
     }
 
+    /// One timed wait for a change, by a replica that is waiting: Ctrl-C ends
+    /// it (the replica is marked running again), else the hub is locked again.
+    fn pause<'g>(
+        &self,
+        mut st: MutexGuard<'g, State>,
+        id: usize,
+    ) -> Result<MutexGuard<'g, State>, KernelError> {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            st.set(id, Status::Running);
+            return Err(KernelError::new("interrupted", "interrupted"));
+        }
+        Ok(match self.changed.wait_timeout(st, POLL) {
+            Ok((g, _)) => g,
+            Err(p) => p.into_inner().0,
+        })
+    }
+
     fn wait_round(
         &self,
         mut st: MutexGuard<'_, State>,
@@ -202,14 +219,7 @@ impl Hub {
                 }
                 Verdict::Wait => {}
             }
-            if INTERRUPTED.load(Ordering::SeqCst) {
-                st.set(id, Status::Running);
-                return Err(KernelError::new("interrupted", "interrupted"));
-            }
-            st = match self.changed.wait_timeout(st, POLL) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            st = self.pause(st, id)?;
         }
     }
 
@@ -304,14 +314,7 @@ impl Hub {
                 self.changed.notify_all();
                 return Err(KernelError::new("collective", msg));
             }
-            if INTERRUPTED.load(Ordering::SeqCst) {
-                st.set(id, Status::Running);
-                return Err(KernelError::new("interrupted", "interrupted"));
-            }
-            st = match self.changed.wait_timeout(st, POLL) {
-                Ok((g, _)) => g,
-                Err(p) => p.into_inner().0,
-            };
+            st = self.pause(st, id)?;
         }
     }
 }
