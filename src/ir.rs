@@ -229,6 +229,12 @@ pub trait Kernel: Send + Sync {
     fn called_comp(&self) -> Option<&Arc<Comp>> {
         None
     }
+    /// Every computation the op applies (Call's callee, Map's, Sort's
+    /// comparator, Conditional's branches, While's condition and body, ...),
+    /// so that a gradient sees which top-level values they read.
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        self.called_comp().cloned().into_iter().collect()
+    }
     /// Writes this op's backward step (spec/grad.md §4). Elementwise ops have
     /// theirs in `grad::elementwise`; an op without a rule says so (C5).
     fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {

@@ -47,6 +47,31 @@ pub struct Generated {
     pub vjp_names: HashMap<usize, String>,
     /// Each generated comp's name and whose captured values it reads.
     pub captures_of: HashMap<String, usize>,
+    /// Helper comps written for rules (`rule::Env::helper`), by key.
+    pub helpers: HashMap<String, String>,
+}
+
+/// The `rule::Env` of one comp's backward pass.
+struct RuleEnv<'g> {
+    g: &'g mut Generated,
+    taken: &'g dyn Fn(&str) -> bool,
+    depth: usize,
+}
+
+impl rule::Env for RuleEnv<'_> {
+    fn helper(&mut self, key: &str, text: &dyn Fn(&str) -> String) -> String {
+        if let Some(n) = self.g.helpers.get(key) {
+            return n.clone();
+        }
+        let name = unique(key, self.g, self.taken);
+        self.g.text.push_str(&text(&name));
+        self.g.helpers.insert(key.to_string(), name.clone());
+        name
+    }
+
+    fn vjp_of(&mut self, c: &Arc<Comp>) -> Result<String, NoRule> {
+        vjp_source(c, None, self.g, self.taken, self.depth + 1).map_err(|e| NoRule(e.message))
+    }
 }
 
 /// What a node of the linearised body is.
@@ -207,7 +232,8 @@ pub fn vjp_source(
         };
         let grads = match &node.kind {
             Kind::Op { name, kernel, .. } => {
-                let mut cx = RuleCx::new(name, &vars, &active, &out, &ctv, &mut w);
+                let mut env = RuleEnv { g, taken, depth };
+                let mut cx = RuleCx::new(name, &vars, &active, &out, &ctv, &mut w, &mut env);
                 let r = match kernel.as_elementwise() {
                     Some(k) => elementwise::rule(&mut cx, &k.maps),
                     None => kernel.vjp(&mut cx),
@@ -303,7 +329,9 @@ fn f_param_node(nodes: &[Node], i: usize) -> Option<usize> {
 
 /// `base`, or `base2`, `base3`, ...: a comp name no one has.
 pub(crate) fn unique(base: &str, g: &Generated, taken: &dyn Fn(&str) -> bool) -> String {
-    let used = |n: &str| taken(n) || g.vjp_names.values().any(|v| v == n);
+    let used = |n: &str| {
+        taken(n) || g.vjp_names.values().any(|v| v == n) || g.helpers.values().any(|v| v == n)
+    };
     if !used(base) {
         return base.to_string();
     }
@@ -344,7 +372,7 @@ fn reads_globals(c: &Comp, seen: &mut std::collections::HashSet<usize>) -> bool 
             ExprKind::Global(_) => true,
             ExprKind::Const(_) | ExprKind::Local(_) => false,
             ExprKind::Op { kernel, args, .. } => {
-                kernel.called_comp().is_some_and(|c| reads_globals(c, seen))
+                kernel.computations().iter().any(|c| reads_globals(c, seen))
                     || args.iter().any(|a| walk(a, seen))
             }
             ExprKind::CallComp { comp, args } => {

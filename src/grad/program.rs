@@ -147,8 +147,8 @@ fn captured_types(
             }
             ExprKind::Const(_) | ExprKind::Local(_) => {}
             ExprKind::Op { kernel, args, .. } => {
-                if let Some(c) = kernel.called_comp() {
-                    captured_types(c, out, seen);
+                for c in kernel.computations() {
+                    captured_types(&c, out, seen);
                 }
                 args.iter().for_each(|a| walk(a, out, seen));
             }

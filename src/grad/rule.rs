@@ -76,6 +76,18 @@ impl Writer {
     }
 }
 
+/// What a rule can ask for beyond its own lines: helper comps (a comparator,
+/// a branch wrapper) and the vjp comps of the computations its op calls.
+pub trait Env {
+    /// The comp `key` names (made on first use): `text(name)` is its whole
+    /// source given the name it gets, `key` itself unless that is taken. It is
+    /// written before the comp being generated, so that one may call it.
+    fn helper(&mut self, key: &str, text: &dyn Fn(&str) -> String) -> String;
+    /// The name of `c`'s vjp comp (generated on first use): `c_vjp(params...,
+    /// ct) -> (result, (gradients of the float parameters, in order))`.
+    fn vjp_of(&mut self, c: &std::sync::Arc<crate::ir::Comp>) -> Result<String, NoRule>;
+}
+
 /// One op's backward step.
 pub struct RuleCx<'a> {
     pub op: &'static str,
@@ -85,6 +97,7 @@ pub struct RuleCx<'a> {
     pub out: &'a Var,
     pub ct: &'a Var,
     pub w: &'a mut Writer,
+    pub env: &'a mut dyn Env,
     /// The cotangent sent to each operand (a name), filled by the rule.
     pub grads: Vec<Option<String>>,
 }
@@ -97,6 +110,7 @@ impl<'a> RuleCx<'a> {
         out: &'a Var,
         ct: &'a Var,
         w: &'a mut Writer,
+        env: &'a mut dyn Env,
     ) -> Self {
         RuleCx {
             op,
@@ -105,6 +119,7 @@ impl<'a> RuleCx<'a> {
             out,
             ct,
             w,
+            env,
             grads: vec![None; args.len()],
         }
     }
