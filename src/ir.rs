@@ -229,6 +229,11 @@ pub trait Kernel: Send + Sync {
     fn called_comp(&self) -> Option<&Arc<Comp>> {
         None
     }
+    /// While says which condition and body it runs, so that a gradient can
+    /// write out a loop whose trip count the program fixes (spec/grad.md §4.5).
+    fn while_loop(&self) -> Option<(&Arc<Comp>, &Arc<Comp>)> {
+        None
+    }
     /// Every computation the op applies (Call's callee, Map's, Sort's
     /// comparator, Conditional's branches, While's condition and body, ...),
     /// so that a gradient sees which top-level values they read.

@@ -99,7 +99,14 @@ struct Builder {
     slots: Vec<Option<Bound>>,
     consts: Vec<Array>,
     steps: Vec<Step>,
+    /// How many calls deep `expr` is (calls are compiled in place).
+    depth: usize,
 }
+
+/// Calls nested deeper than this (or steps beyond `MAX_STEPS`) leave the comp
+/// to the generic path.
+const MAX_CALL_DEPTH: usize = 64;
+const MAX_STEPS: usize = 1 << 16;
 
 impl Builder {
     /// What computes `e`, or `None` if `e` is not made of elementwise ops on
@@ -121,8 +128,14 @@ impl Builder {
                         Bound::One(_) => None,
                     };
                 }
+                if let Some(c) = kernel.called_comp() {
+                    return self.call(c, args);
+                }
                 let k = kernel.as_elementwise()?;
-                if !k.out_dims.is_empty() || args.len() > MAX_INPUTS {
+                if !k.out_dims.is_empty()
+                    || args.len() > MAX_INPUTS
+                    || self.steps.len() >= MAX_STEPS
+                {
                     return None;
                 }
                 let inputs = args
@@ -139,9 +152,40 @@ impl Builder {
                 });
                 Some(Bound::One(In::Step(self.steps.len() - 1)))
             }
-            // Top-level bindings and calls of other comps take the generic path.
+            ExprKind::CallComp { comp, args } => self.call(comp, args),
+            // Top-level bindings take the generic path.
             _ => None,
         }
+    }
+}
+
+impl Builder {
+    /// A call of `c` compiled in place: its parameters bound to the arguments'
+    /// inputs (a gradient's Map calls the generated vjp comp of its computation).
+    fn call(&mut self, c: &Comp, args: &[Expr]) -> Option<Bound> {
+        if self.depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let bound = args
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<Option<Vec<_>>>()?;
+        let mut slots = vec![None; c.slots.max(c.params.len())];
+        for (s, b) in slots.iter_mut().zip(bound) {
+            *s = Some(b);
+        }
+        let outer = std::mem::replace(&mut self.slots, slots);
+        self.depth += 1;
+        let r = (|| {
+            for (slot, e) in &c.body {
+                let v = self.expr(e)?;
+                *self.slots.get_mut(*slot)? = Some(v);
+            }
+            self.expr(&c.result)
+        })();
+        self.depth -= 1;
+        self.slots = outer;
+        r
     }
 }
 
@@ -167,6 +211,7 @@ impl Vectorized {
             slots: vec![None; c.slots.max(c.params.len())],
             consts: vec![],
             steps: vec![],
+            depth: 0,
         };
         let mut next = 0;
         for (s, (_, t)) in b.slots.iter_mut().zip(&c.params) {

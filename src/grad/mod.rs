@@ -7,12 +7,16 @@
 //! then parsed and checked like any program, so what runs is what `:grad`
 //! prints.
 
+pub mod batch_norm;
+pub mod control;
 pub mod dot;
 pub mod elementwise;
+pub mod indexing;
 pub mod program;
 pub mod reduce;
 pub mod rule;
 pub mod structural;
+pub mod trip_count;
 
 use crate::ast::Span;
 use crate::ir::{Comp, Expr, ExprKind, Kernel};
@@ -59,11 +63,11 @@ struct RuleEnv<'g> {
 }
 
 impl rule::Env for RuleEnv<'_> {
-    fn helper(&mut self, key: &str, text: &dyn Fn(&str) -> String) -> String {
+    fn helper(&mut self, key: &str, base: &str, text: &dyn Fn(&str) -> String) -> String {
         if let Some(n) = self.g.helpers.get(key) {
             return n.clone();
         }
-        let name = unique(key, self.g, self.taken);
+        let name = unique(base, self.g, self.taken);
         self.g.text.push_str(&text(&name));
         self.g.helpers.insert(key.to_string(), name.clone());
         name
@@ -99,6 +103,10 @@ struct Node {
     ty: Type,
     kind: Kind,
     span: Span,
+    /// Whether it depends on a parameter being differentiated (forward activity).
+    fwd: bool,
+    /// A scalar integer literal's value (a While counter's start).
+    int: Option<i64>,
 }
 
 impl Node {
@@ -165,6 +173,8 @@ pub fn vjp_source(
             ty: ty.clone(),
             kind: Kind::Param(i),
             span: f.span.clone(),
+            fwd: wanted(i),
+            int: None,
         });
     }
     for (slot, e) in &f.body {
@@ -179,15 +189,7 @@ pub fn vjp_source(
     // Activity: forward (depends on a float parameter) and backward (the result
     // depends on it).
     let n = nodes.len();
-    let mut fwd = vec![false; n];
-    for (i, node) in nodes.iter().enumerate() {
-        fwd[i] = is_float(&node.ty)
-            && match node.kind {
-                Kind::Param(p) => wanted(p),
-                Kind::Leaf => false,
-                _ => node.args().iter().any(|&a| fwd[a]),
-            };
-    }
+    let fwd: Vec<bool> = nodes.iter().map(|node| node.fwd).collect();
     let mut needed = vec![false; n];
     needed[result] = fwd[result];
     for i in (0..n).rev() {
@@ -498,6 +500,13 @@ impl<'f> Lin<'f> {
         for a in args {
             ids.push(self.node(a, None, g, taken, depth)?);
         }
+        if let ExprKind::Op { kernel, .. } = &e.kind {
+            if let Some(parts) = kernel.while_loop() {
+                if ids.iter().any(|&a| self.nodes[a].fwd) && is_float(&e.ty) {
+                    return self.unroll(parts, ids[0], name, e, g, taken, depth);
+                }
+            }
+        }
         if let Some(c) = self.inlinable(e) {
             if depth > crate::check::MAX_DEPTH {
                 return Err(GradError::at(
@@ -549,13 +558,91 @@ impl<'f> Lin<'f> {
     }
 
     fn push(&mut self, text: String, e: &Expr, kind: Kind) -> usize {
-        self.nodes.push(Node {
+        let node = Node {
             text,
             ty: e.ty.clone(),
             kind,
             span: e.span.clone(),
-        });
+            fwd: false,
+            int: trip_count::literal_int(e),
+        };
+        let fwd = is_float(&node.ty)
+            && !matches!(node.kind, Kind::Leaf)
+            && node.args().iter().any(|&a| self.nodes[a].fwd);
+        self.nodes.push(Node { fwd, ..node });
         self.nodes.len() - 1
+    }
+
+    /// The literal integer a node is, through `let` aliases.
+    fn int_of(&self, mut id: usize) -> Option<i64> {
+        for _ in 0..self.nodes.len() {
+            match &self.nodes[id].kind {
+                Kind::Alias([a]) => id = *a,
+                _ => return self.nodes[id].int,
+            }
+        }
+        None
+    }
+
+    /// A While whose state depends on a differentiated parameter, written out
+    /// iteration by iteration: its body inlined (or called) once per trip.
+    #[allow(clippy::too_many_arguments)]
+    fn unroll(
+        &mut self,
+        (cond, body): (&'f Arc<Comp>, &'f Arc<Comp>),
+        init: usize,
+        name: Option<String>,
+        e: &'f Expr,
+        g: &mut Generated,
+        taken: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> Result<usize, GradError> {
+        let items: Vec<usize> = match &self.nodes[init].kind {
+            Kind::Tuple(ids) => ids.clone(),
+            _ => vec![],
+        };
+        let start = |k: usize| items.get(k).and_then(|&id| self.int_of(id));
+        let trips = trip_count::trip_count(cond, body, &start)
+            .map_err(|m| GradError::at(format!("While: {m}"), &e.span))?;
+        let size = trips.saturating_mul(body.body.len() + 1);
+        if self.nodes.len().saturating_add(size) > INLINE_NODES {
+            return Err(GradError::at(
+                format!(
+                    "While: writing its {trips} iterations out for the gradient would take more than {INLINE_NODES} steps"
+                ),
+                &e.span,
+            ));
+        }
+        let inline =
+            !body.text.is_empty() && !reads_globals(body, &mut std::collections::HashSet::new());
+        if !inline && is_float(&e.ty) {
+            vjp_source(body, None, g, taken, depth + 1)?;
+        }
+        let mut state = init;
+        for _ in 0..trips {
+            state = if inline {
+                self.inline(body, &[state], None, e, g, taken, depth)?
+            } else {
+                let n = self.w.fresh("s");
+                let text = format!("{}({})", body.name, self.nodes[state].text);
+                self.w.bind_named(&n, text);
+                self.push(
+                    n,
+                    e,
+                    Kind::Call {
+                        comp: body.clone(),
+                        args: vec![state],
+                    },
+                )
+            };
+        }
+        Ok(match name {
+            Some(n) => {
+                self.w.bind_named(&n, self.nodes[state].text.clone());
+                self.push(n, e, Kind::Alias([state]))
+            }
+            None => state,
+        })
     }
 
     fn text_of(&self, span: &Span) -> Result<&str, GradError> {
@@ -596,3 +683,5 @@ impl<'f> Lin<'f> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_control;

@@ -80,9 +80,9 @@ impl Writer {
 /// a branch wrapper) and the vjp comps of the computations its op calls.
 pub trait Env {
     /// The comp `key` names (made on first use): `text(name)` is its whole
-    /// source given the name it gets, `key` itself unless that is taken. It is
+    /// source given the name it gets, `base` unless that is taken. It is
     /// written before the comp being generated, so that one may call it.
-    fn helper(&mut self, key: &str, text: &dyn Fn(&str) -> String) -> String;
+    fn helper(&mut self, key: &str, base: &str, text: &dyn Fn(&str) -> String) -> String;
     /// The name of `c`'s vjp comp (generated on first use): `c_vjp(params...,
     /// ct) -> (result, (gradients of the float parameters, in order))`.
     fn vjp_of(&mut self, c: &std::sync::Arc<crate::ir::Comp>) -> Result<String, NoRule>;

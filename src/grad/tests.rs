@@ -21,7 +21,7 @@ use crate::test_support::Rng;
 use crate::value::{Array, Value};
 use ndarray::{ArcArray, IxDyn};
 
-struct Quiet;
+pub(super) struct Quiet;
 impl Output for Quiet {
     fn print(&mut self, _: &Value, _: &ir::Expr) {}
 }
@@ -42,7 +42,7 @@ fn array(dims: &[usize], data: Vec<f64>) -> Value {
 }
 
 /// Checks `Grad(f, ...)` of the comp `f` defined in `src` against finite differences.
-fn check(src: &str) {
+pub(super) fn check(src: &str) {
     let mut s = Session::new(Limits::default());
     s.run(src, &mut Quiet)
         .unwrap_or_else(|f| panic!("{src}\n{:?}", f.diags));
@@ -95,7 +95,7 @@ fn check(src: &str) {
 }
 
 /// `Grad(f, ...)` of a one-parameter `f` at ones equals `want`.
-fn check_grad_only(src: &str, want: &[f64]) {
+pub(super) fn check_grad_only(src: &str, want: &[f64]) {
     let mut s = Session::new(Limits::default());
     s.run(src, &mut Quiet)
         .unwrap_or_else(|f| panic!("{src}\n{:?}", f.diags));

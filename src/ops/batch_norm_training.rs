@@ -59,6 +59,10 @@ impl TrainingKernel {
 }
 
 impl Kernel for TrainingKernel {
+    /// BatchNormGrad, plus the statistics' cotangents (spec/grad.md §4.4).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::batch_norm::training(cx, self.epsilon, self.feature)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(x), Value::Array(s), Value::Array(o)] = args else {
             return Err(internal("BatchNormTraining expects three arrays"));

@@ -89,6 +89,17 @@ fn collapse<T: Elem>(a: &Nd<T>, new: &[usize]) -> Result<Array, KernelError> {
 }
 
 impl Kernel for CollapseKernel {
+    /// A row-major reshape: the cotangent reshaped back (spec/grad.md §4).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        let dims = cx.arg_array(0)?.dims.clone();
+        let t = format!(
+            "Reshape({}, {})",
+            cx.ct.name,
+            crate::grad::rule::brace(&dims)
+        );
+        cx.send(0, t);
+        Ok(())
+    }
     fn allocates(&self) -> bool {
         false // a view, or a copy that `contiguous` admits itself
     }

@@ -138,6 +138,13 @@ struct ConditionalKernel {
 }
 
 impl Kernel for ConditionalKernel {
+    /// The same choice among the branches' backward passes (spec/grad.md §4.3).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::control::conditional(cx, &self.branches, self.by_pred)
+    }
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        self.branches.clone()
+    }
     fn allocates(&self) -> bool {
         false // the branch's ops account for what they make
     }

@@ -212,4 +212,9 @@ impl Kernel for GradKernel {
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         cx.call_comp(&self.comp, args)
     }
+    /// A call of the generated comp: differentiating it again differentiates
+    /// that comp (second order, spec/grad.md §3).
+    fn called_comp(&self) -> Option<&Arc<Comp>> {
+        Some(&self.comp)
+    }
 }

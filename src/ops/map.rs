@@ -103,6 +103,13 @@ pub struct MapKernel {
 }
 
 impl Kernel for MapKernel {
+    /// A Map of the computation's backward (spec/grad.md §4.3).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::control::map(cx, &self.comp)
+    }
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        vec![self.comp.clone()]
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let arrays = arrays(args)?;
         match &self.fast {

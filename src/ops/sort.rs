@@ -124,6 +124,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // is_stable is read and accepted: xlet always sorts stably (spec/ops/sort.md).
     stable_flag(cx)?;
     // C5: the comparator's signature, 2N scalars (Ti, Ti) -> pred[].
+    let mut comparator = None;
     let how = match cx.take(Some(1), "comparator")? {
         None => How::Native {
             key: 0,
@@ -137,6 +138,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             let pred = Type::array(ElemType::Pred, vec![]);
             let c = cx.computation_of(e, "comparator", &params, Some(&pred), "C5")?;
             let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
+            comparator = Some(c.value.clone());
             match recognise(&c.value, &elems) {
                 Some((key, order)) => How::Native { key, order },
                 None => How::Comp(c.value),
@@ -152,6 +154,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         kernel: Arc::new(SortKernel {
             dim,
             how,
+            comparator,
             tuple: types.len() > 1,
         }),
     })
@@ -281,10 +284,19 @@ impl EvalCx for NoCalls {
 struct SortKernel {
     dim: usize,
     how: How,
+    /// The user's comparator, if any (a gradient sorts with it again).
+    comparator: Option<Arc<Comp>>,
     tuple: bool,
 }
 
 impl Kernel for SortKernel {
+    /// The cotangents put back by the sort's permutation (spec/grad.md §4.3).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::control::sort(cx, self.dim, self.comparator.as_ref())
+    }
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        self.comparator.iter().cloned().collect()
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let arrays: Vec<&Array> = args
             .iter()

@@ -70,6 +70,12 @@ pub fn truth(v: &Value) -> Result<bool, KernelError> {
 }
 
 impl Kernel for WhileKernel {
+    fn while_loop(&self) -> Option<(&Arc<Comp>, &Arc<Comp>)> {
+        Some((&self.cond, &self.body))
+    }
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        vec![self.cond.clone(), self.body.clone()]
+    }
     fn allocates(&self) -> bool {
         false // the body's ops account for what they make
     }

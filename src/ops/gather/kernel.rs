@@ -82,6 +82,10 @@ pub struct GatherKernel {
 }
 
 impl Kernel for GatherKernel {
+    /// The cotangent scattered back at the clamped starts (spec/grad.md §4.2).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::indexing::gather(cx, &self.plan)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(x), Value::Array(ix)] = args else {
             return Err(internal("Gather expects an operand and start indices"));

@@ -7,7 +7,7 @@
 //! them and builds a `Plan`; the kernel (kernel.rs) copies one slice per batch
 //! position, a row memcpy when slices are whole rows.
 
-mod kernel;
+pub(crate) mod kernel;
 #[cfg(test)]
 mod tests;
 

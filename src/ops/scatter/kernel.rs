@@ -180,6 +180,14 @@ fn standard(a: &Array) -> Result<Array, KernelError> {
 }
 
 impl Kernel for ScatterKernel {
+    /// Scatter with add: the cotangent, and its gather at the windows applied
+    /// (spec/grad.md §4.2).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::indexing::scatter(cx, &self.plan, &self.comp)
+    }
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        vec![self.comp.clone()]
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let n = self.elems.len();
         let arrays: Vec<&Array> = args

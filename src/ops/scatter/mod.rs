@@ -7,7 +7,7 @@
 //! The shape rule checks the dimension numbers in the spec's order and picks
 //! the kernel's path from the computation (kernel.rs).
 
-mod kernel;
+pub(crate) mod kernel;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,251 @@
+//! Finite-difference checks (tests.rs's `check`, its tolerance justified
+//! there) of the rules of Collapse, Gather, Scatter, Sort, Map, Conditional,
+//! While and BatchNormTraining; and the errors where no rule applies.
+
+use super::tests::{Quiet, check};
+use crate::check::Limits;
+use crate::session::Session;
+
+/// The diagnostic of `Grad(f, ...)` on `src` (which must define `f` and the call).
+fn grad_error(src: &str) -> String {
+    let mut s = Session::new(Limits::default());
+    match s.run(src, &mut Quiet) {
+        Ok(_) => panic!("expected an error: {src}"),
+        Err(f) => f
+            .diags
+            .iter()
+            .map(|d| format!("[{}] {}", d.code, d.message))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+#[test]
+fn collapse_rule() {
+    check(
+        "comp f(x: f64[2x3x2]) -> f64 { Reduce(Tanh(Collapse(x, {0, 1})) * Iota(f64[6x2], 0), 0.0, add, {0, 1}) }",
+    );
+}
+
+/// Gather: one-number starts with an index past the end (clamped to the last
+/// row), repeated rows (their cotangents add), index vectors with slices of 2
+/// (one start clamped in both dimensions), and batching dimensions.
+#[test]
+fn gather_rules() {
+    check(
+        "comp f(x: f64[5x3]) -> f64 { Reduce(Tanh(Gather(x, s32[5] {0, 4, 2, 7, 0}, offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1, 3})) * Iota(f64[5x3], 0), 0.0, add, {0, 1}) }",
+    );
+    check(
+        "comp f(x: f64[4x5]) -> f64 { Reduce(Tanh(Gather(x, s32[3x2] {{0, 0}, {3, 4}, {1, -2}}, offset_dims={1, 2}, start_index_map={0, 1}, index_vector_dim=1, slice_sizes={2, 2})) * Iota(f64[3x2x2], 1), 0.0, add, {0, 1, 2}) }",
+    );
+    check(
+        "comp f(x: f64[2x4x3]) -> f64 { Reduce(Tanh(Gather(x, s32[2x1] {{1}, {3}}, offset_dims={1}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={1, 1, 3}, operand_batching_dims={0}, start_indices_batching_dims={0})) * Iota(f64[2x3], 1), 0.0, add, {0, 1}) }",
+    );
+}
+
+/// Scatter with add: a repeated index (both updates land), a window that does
+/// not fit (skipped: its update's gradient is zero), and index vectors.
+#[test]
+fn scatter_rules() {
+    check(
+        "comp f(x: f64[5x3], u: f64[4x3]) -> f64 { Reduce(Tanh(Scatter(x, s32[4] {0, 4, 0, 7}, u, add, update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1)) * Iota(f64[5x3], 0), 0.0, add, {0, 1}) }",
+    );
+    check(
+        "comp f(x: f64[4x5], u: f64[3x2x2]) -> f64 { Reduce(Tanh(Scatter(x, s32[3x2] {{0, 0}, {2, 3}, {3, 1}}, u, add, update_window_dims={1, 2}, scatter_dims_to_operand_dims={0, 1}, index_vector_dim=1)) * Iota(f64[4x5], 1), 0.0, add, {0, 1}) }",
+    );
+}
+
+/// The update of a skipped window gets exactly zero.
+#[test]
+fn scatter_skipped_window_gets_zero() {
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "comp f(u: f32[2]) -> f32 { Reduce(Scatter(f32[3] {0, 0, 0}, s32[2] {1, 5}, u, add, update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1), 0.0, add, {0}) }
+         then Grad(f, f32[2] {1, 1}) == f32[2] {1, 0}",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+}
+
+#[test]
+fn sort_rules() {
+    // Ascending along the last dimension; the weights make each sorted
+    // position count differently.
+    check(
+        "comp f(x: f64[2x5]) -> f64 { Reduce(Tanh(Sort(x)) * Iota(f64[2x5], 1), 0.0, add, {0, 1}) }",
+    );
+    // Two operands sorted together by the first, descending, along dimension 0.
+    check(
+        "comp gt(a: f64, b: f64, c: f64, d: f64) -> pred { Gt(a, b) }
+         comp f(x: f64[4x2], y: f64[4x2]) -> f64 {
+           let s = Sort({x, y}, comparator=gt, dimension=0)
+           Reduce(Tanh(GetTupleElement(s, 0) * Iota(f64[4x2], 0)) + GetTupleElement(s, 1) * Iota(f64[4x2], 0), 0.0, add, {0, 1})
+         }",
+    );
+    // A comparator the native sort cannot stand in for, and an integer operand.
+    check(
+        "comp by_sum(a: f64, b: f64, c: s32, d: s32, e: f64, g: f64) -> pred { Lt(a + e, b + g) }
+         comp f(x: f64[5], y: f64[5]) -> f64 {
+           let s = Sort({x, Iota(s32[5], 0), y}, comparator=by_sum)
+           Reduce(Tanh(GetTupleElement(s, 0) * Iota(f64[5], 0)) * GetTupleElement(s, 2), 0.0, add, {0})
+         }",
+    );
+}
+
+#[test]
+fn map_rules() {
+    check(
+        "comp h(a: f64, b: f64) -> f64 { Sin(a) * b + Exp(b) }
+         comp f(x: f64[2x3], y: f64[2x3]) -> f64 { Reduce(Tanh(Map({x, y}, h)), 0.0, add, {0, 1}) }",
+    );
+    // An integer operand, and a computation that calls another.
+    check(
+        "comp sq(a: f64) -> f64 { a * a }
+         comp h(a: f64, k: s32) -> f64 { sq(a) * ConvertElementType(k, f64) }
+         comp f(x: f64[4]) -> f64 { Reduce(Tanh(Map({x, Iota(s32[4], 0)}, h)), 0.0, add, {0}) }",
+    );
+}
+
+/// The Map of a gradient compiles into the fused engine (the vjp comp it
+/// calls is compiled in place), rather than calling a comp per element.
+#[test]
+fn map_gradient_is_vectorised() {
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "comp h(a: f64, b: f64) -> f64 { Sin(a) * b }
+         comp f(x: f64[3], y: f64[3]) -> f64 { Reduce(Map({x, y}, h), 0.0, add, {0}) }",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let text = s.gradient_source("f").expect("source");
+    s.run(&text, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{text}\n{:?}", f.diags));
+    let helper = s.types.comps.get("h_d0").expect("the helper comp h_d0");
+    assert!(crate::comp::Vectorized::compile(helper).is_some(), "{text}");
+}
+
+#[test]
+fn conditional_rules() {
+    let branches = "comp t(x: f64[3]) -> f64[3] { Tanh(x) * 2.0 }
+         comp e(y: (f64[3], f64[3])) -> f64[3] { Sin(GetTupleElement(y, 0)) * GetTupleElement(y, 1) }";
+    // Inputs are in [0.5, 1.5]: the sum is above 1 (true branch) and below 10.
+    for bound in ["1.0", "10.0"] {
+        check(&format!(
+            "{branches}
+             comp f(p: f64[3], q: f64[3]) -> f64 {{
+               let c = Gt(Reduce(p, 0.0, add, {{0}}), {bound})
+               Reduce(Conditional(c, p, t, (q, p), e), 0.0, add, {{0}})
+             }}"
+        ));
+    }
+    // The index form, each branch taken (and an index out of range: the last).
+    for k in [0, 1, 2, 7] {
+        check(&format!(
+            "{branches}
+             comp u(z: f64[3]) -> f64[3] {{ Exp(z) }}
+             comp f(p: f64[3], q: f64[3]) -> f64 {{
+               Reduce(Conditional({k}, {{t, e, u}}, {{p, (q, p), q}}), 0.0, add, {{0}})
+             }}"
+        ));
+    }
+}
+
+#[test]
+fn while_rules() {
+    let loop_ = "comp more(s: (s32, f64[3])) -> pred { Lt(GetTupleElement(s, 0), 4) }
+         comp step(s: (s32, f64[3])) -> (s32, f64[3]) {
+           let x = GetTupleElement(s, 1)
+           (GetTupleElement(s, 0) + 1, Sin(x) * 1.5 + x * x * 0.25)
+         }";
+    check(&format!(
+        "{loop_}
+         comp f(x: f64[3]) -> f64 {{ Reduce(GetTupleElement(While(more, step, (0, x)), 1), 0.0, add, {{0}}) }}"
+    ));
+    // A counter that starts through a binding and counts down with `>`; a body
+    // that reads a top-level value (called, not written in place).
+    check(
+        "let k = f64[3] {0.5, 1.0, 1.5}
+         comp more(s: (s32, f64[3])) -> pred { GetTupleElement(s, 0) > 0 }
+         comp step(s: (s32, f64[3])) -> (s32, f64[3]) {
+           (GetTupleElement(s, 0) - 1, Tanh(GetTupleElement(s, 1) * k))
+         }
+         comp f(x: f64[3]) -> f64 { let n = 3; let s = While(more, step, (n, x)); Reduce(GetTupleElement(s, 1), 0.0, add, {0}) }",
+    );
+}
+
+/// A While whose trip count depends on data is rejected, naming the op.
+#[test]
+fn while_without_fixed_trip_count() {
+    let msg = grad_error(
+        "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 1), 10.0) }
+         comp step(s: (s32, f64)) -> (s32, f64) { (GetTupleElement(s, 0) + 1, GetTupleElement(s, 1) * 2.0) }
+         comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }
+         let g = Grad(f, f64 1.5)",
+    );
+    assert!(
+        msg.contains("C5") && msg.contains("While") && msg.contains("trip count"),
+        "{msg}"
+    );
+    // An inactive While (it does not depend on x) needs no rule at all.
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 1), 10.0) }
+         comp step(s: (s32, f64)) -> (s32, f64) { (GetTupleElement(s, 0) + 1, GetTupleElement(s, 1) * 2.0) }
+         comp f(x: f64) -> f64 { x * GetTupleElement(While(more, step, (0, f64 1.0)), 1) }
+         then Grad(f, f64 3.0) == f64 16.0",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+}
+
+/// BatchNormTraining with all three results used (so the statistics'
+/// cotangents count too).
+#[test]
+fn batch_norm_training_rule() {
+    check(
+        "comp f(x: f64[2x3x2], s: f64[3], o: f64[3]) -> f64 {
+           let r = BatchNormTraining(x, s, o, 0.001, 1)
+           let y = Reduce(Tanh(GetTupleElement(r, 0)) * Iota(f64[2x3x2], 2), 0.0, add, {0, 1, 2})
+           let m = Reduce(GetTupleElement(r, 1) * Iota(f64[3], 0), 0.0, add, {0})
+           y + m + Reduce(Sqrt(GetTupleElement(r, 2)), 0.0, add, {0})
+         }",
+    );
+}
+
+/// The gradient of `sum(y * gy)` for `y` BatchNormTraining's output is what the
+/// BatchNormGrad op computes from the batch statistics.
+#[test]
+fn batch_norm_training_agrees_with_batch_norm_grad() {
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "let x = f32[2x2x3] {{{1, 2, 4}, {0, -1, 3}}, {{5, 2, 2}, {7, 1, -2}}}
+         let gy = f32[2x2x3] {{{0.5, 1, -1}, {2, 0, 1}}, {{1, 1, 3}, {-2, 0.25, 1}}}
+         let sc = f32[2] {1.5, -0.5}
+         let of = f32[2] {0.1, 0.2}
+         comp f(x: f32[2x2x3], s: f32[2], o: f32[2]) -> f32 {
+           Reduce(GetTupleElement(BatchNormTraining(x, s, o, 0.01, 1), 0) * gy, 0.0, add, {0, 1, 2})
+         }
+         let t = BatchNormTraining(x, sc, of, 0.01, 1)
+         let want = BatchNormGrad(x, sc, GetTupleElement(t, 1), GetTupleElement(t, 2), gy, 0.01, 1)
+         let got = Grad(f, x, sc, of)
+         then GetTupleElement(got, 0) ~= GetTupleElement(want, 0)
+         then GetTupleElement(got, 1) == GetTupleElement(want, 1)
+         then GetTupleElement(got, 2) == GetTupleElement(want, 2)",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+}
+
+/// Second order where every op of the backward program has a rule: the
+/// derivative of d/dx sum(x^3) = 3x^2 is 6x.
+#[test]
+fn second_order() {
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "comp f(x: f64[3]) -> f64 { Reduce(x * x * x, 0.0, add, {0}) }
+         comp df(x: f64[3]) -> f64 { Reduce(Grad(f, x), 0.0, add, {0}) }
+         then Grad(df, f64[3] {1, 2, -3}) == f64[3] {6, 12, -18}",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+}
