@@ -13,13 +13,12 @@ pub fn training(cx: &mut RuleCx, epsilon: f32, feature: usize) -> Result<(), NoR
     let x = cx.arg_array(0)?.clone();
     let f = x.dims.get(feature).copied().unwrap_or(0);
     let count = x.num_elements().unwrap_or(0).checked_div(f).unwrap_or(0);
-    let names: Vec<String> = cx.args.iter().map(|v| v.name.clone()).collect();
+    let (xn, sn) = (cx.arg(0)?.name.clone(), cx.arg(1)?.name.clone());
     let (out, c) = (cx.out.name.clone(), cx.ct.name.clone());
     let mean = cx.bind(format!("GetTupleElement({out}, 1)"));
     let var = cx.bind(format!("GetTupleElement({out}, 2)"));
     let grad = cx.bind(format!(
-        "BatchNormGrad({}, {}, {mean}, {var}, GetTupleElement({c}, 0), {epsilon:?}, {feature})",
-        names[0], names[1]
+        "BatchNormGrad({xn}, {sn}, {mean}, {var}, GetTupleElement({c}, 0), {epsilon:?}, {feature})"
     ));
     if cx.is_active(0) {
         let spread = |v: &str| {
@@ -34,7 +33,7 @@ pub fn training(cx: &mut RuleCx, epsilon: f32, feature: usize) -> Result<(), NoR
             "Div({}, {n})",
             spread(&format!("GetTupleElement({c}, 1)"))
         ));
-        let centred = cx.bind(format!("Sub({}, {})", names[0], spread(&mean)));
+        let centred = cx.bind(format!("Sub({xn}, {})", spread(&mean)));
         let from_var = cx.bind(format!(
             "Div(Mul(Mul({}, {centred}), {two}), {n})",
             spread(&format!("GetTupleElement({c}, 2)"))

@@ -129,7 +129,8 @@ pub fn sort(cx: &mut RuleCx, dim: usize, comparator: Option<&Arc<Comp>>) -> Resu
 /// returns the cotangents of every operand: its own from `b_k`'s vjp comp,
 /// zeros for the others (every branch must return the same type).
 pub fn conditional(cx: &mut RuleCx, branches: &[Arc<Comp>], by_pred: bool) -> Result<(), NoRule> {
-    let ops: Vec<Type> = cx.args[1..].iter().map(|v| v.ty.clone()).collect();
+    let operands = cx.args.get(1..).unwrap_or(&[]);
+    let ops: Vec<Type> = operands.iter().map(|v| v.ty.clone()).collect();
     if ops.len() != branches.len() {
         return Err(NoRule(
             "internal: Conditional operands and branches differ".into(),
@@ -169,7 +170,7 @@ pub fn conditional(cx: &mut RuleCx, branches: &[Arc<Comp>], by_pred: bool) -> Re
     }
     let sel = cx.arg(0)?.name.clone();
     let c = cx.ct.name.clone();
-    let packed: Vec<String> = cx.args[1..]
+    let packed: Vec<String> = operands
         .iter()
         .map(|v| format!("({}, {c})", v.name))
         .collect();

@@ -619,7 +619,17 @@ impl<'f> Lin<'f> {
             vjp_source(body, None, g, taken, depth + 1)?;
         }
         let mut state = init;
-        for _ in 0..trips {
+        for t in 1..=trips {
+            if self.nodes.len() > INLINE_NODES {
+                return Err(GradError::at(
+                    format!(
+                        "While: writing its {trips} iterations out for the gradient would take more than {INLINE_NODES} steps"
+                    ),
+                    &e.span,
+                ));
+            }
+            self.w
+                .comment(&format!("While, iteration {t} of {trips}: `{}`", body.name));
             state = if inline {
                 self.inline(body, &[state], None, e, g, taken, depth)?
             } else {
