@@ -9,6 +9,7 @@
 
 pub mod batch_norm;
 pub mod control;
+pub mod conv;
 pub mod dot;
 pub mod elementwise;
 pub mod indexing;
@@ -17,6 +18,7 @@ pub mod reduce;
 pub mod rule;
 pub mod structural;
 pub mod trip_count;
+pub mod window;
 
 use crate::ast::Span;
 use crate::ir::{Comp, Expr, ExprKind, Kernel};
@@ -695,3 +697,5 @@ impl<'f> Lin<'f> {
 mod tests;
 #[cfg(test)]
 mod tests_control;
+#[cfg(test)]
+mod tests_window;

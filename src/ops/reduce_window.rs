@@ -337,6 +337,13 @@ fn gather_nd<T: Elem + Copy + Sync>(
 }
 
 impl Kernel for ReduceWindowKernel {
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        vec![self.comp.clone()]
+    }
+    /// Add, max and min windows of one operand (spec/grad.md §4.3).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::window::rule(cx, &self.comp, &self.g)
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let all = arrays(args)?;
         let k = self.elems.len();

@@ -322,6 +322,9 @@ fn generic_nd<T: Elem + Copy>(
 }
 
 impl Kernel for SelectAndScatterKernel {
+    fn computations(&self) -> Vec<Arc<Comp>> {
+        vec![self.select.clone(), self.scatter.clone()]
+    }
     fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(x), Value::Array(src), Value::Array(init)] = args else {
             return Err(internal(

@@ -181,6 +181,10 @@ fn layout<T: Elem>(g: &Geometry, v: Vec<T>) -> Result<Array, KernelError> {
 }
 
 impl Kernel for ConvKernel {
+    /// Both operands' cotangents are convolutions again (spec/grad.md §4.4).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::conv::rule(cx, &self.g)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(l), Value::Array(r)] = args else {
             return Err(internal("a convolution takes two arrays"));
