@@ -167,18 +167,20 @@ fn lhs_cotangent(cx: &mut RuleCx, g: &Geometry, ct: &str) -> Result<String, NoRu
     let groups = g.groups();
     let out_letters = letters(&dn.out, 'b', 'f');
     let lhs_letters = letters(&dn.lhs, 'b', 'f');
-    let call = |rhs: &str, dims: String, feature_groups: usize| Call {
-        lhs: ct,
-        rhs,
-        strides: g.lhs_dilation.clone(),
-        padding: padding.clone(),
-        lhs_dilation: g.strides.clone(),
-        rhs_dilation: g.rhs_dilation.clone(),
-        dims,
-        feature_groups,
-        batch_groups: 1,
-    }
-    .text();
+    let call = |rhs: &str, dims: String, feature_groups: usize| {
+        Call {
+            lhs: ct,
+            rhs,
+            strides: g.lhs_dilation.clone(),
+            padding: padding.clone(),
+            lhs_dilation: g.strides.clone(),
+            rhs_dilation: g.rhs_dilation.clone(),
+            dims,
+            feature_groups,
+            batch_groups: 1,
+        }
+        .text()
+    };
     let spatial_reversed = |cx: &mut RuleCx, name: &str, dims: &[usize]| {
         if g.kernel_spatial.iter().all(|&k| k == 1) {
             name.to_string()

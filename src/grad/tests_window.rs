@@ -51,7 +51,11 @@ fn reduce_window_add_init() {
     for (x, attrs, out) in [
         ("f64[5]", "{2}, {1}, VALID", "f64[4]"),
         ("f64[5]", "{3}, {2}, {{2, 1}}", "f64[3]"),
-        ("f64[3x2]", "{2, 2}, {1, 1}, {{1, 1}, {0, 0}}, base_dilations={2, 1}", "f64[6x1]"),
+        (
+            "f64[3x2]",
+            "{2, 2}, {1, 1}, {{1, 1}, {0, 0}}, base_dilations={2, 1}",
+            "f64[6x1]",
+        ),
     ] {
         check(&format!(
             "comp f(x: {x}, i: f64[], y: {out}) -> f64 {{ Reduce(Mul(ReduceWindow(x, Reshape(i, {{}}), add, {attrs}), y), 0.0, add, {{0{}}}) }}",
@@ -62,7 +66,12 @@ fn reduce_window_add_init() {
 
 #[test]
 fn reduce_window_max_and_min() {
-    for (m, init) in [("max", "-inf"), ("min", "inf"), ("max", "1.0"), ("min", "1.0")] {
+    for (m, init) in [
+        ("max", "-inf"),
+        ("min", "inf"),
+        ("max", "1.0"),
+        ("min", "1.0"),
+    ] {
         for (x, attrs, out) in [
             ("f64[6]", "{2}, {2}, VALID", "f64[3]"),
             // Overlapping windows: one element may win several.
@@ -91,9 +100,24 @@ fn conv_general_dilated() {
         ("f64[1x2x6]", "f64[2x2x2]", "{1}, {{2, 1}}", "f64[1x2x8]"),
         // Negative padding and a stride that leaves the tail unread.
         ("f64[1x2x8]", "f64[2x2x2]", "{3}, {{-1, 0}}", "f64[1x2x2]"),
-        ("f64[1x1x4]", "f64[1x1x2]", "{1}, {{1, 1}}, {2}, {1}", "f64[1x1x8]"),
-        ("f64[1x1x4]", "f64[1x1x2]", "{2}, VALID, {3}, {1}", "f64[1x1x5]"),
-        ("f64[1x2x7]", "f64[3x2x2]", "{1}, {{0, 1}}, {1}, {3}", "f64[1x3x5]"),
+        (
+            "f64[1x1x4]",
+            "f64[1x1x2]",
+            "{1}, {{1, 1}}, {2}, {1}",
+            "f64[1x1x8]",
+        ),
+        (
+            "f64[1x1x4]",
+            "f64[1x1x2]",
+            "{2}, VALID, {3}, {1}",
+            "f64[1x1x5]",
+        ),
+        (
+            "f64[1x2x7]",
+            "f64[3x2x2]",
+            "{1}, {{0, 1}}, {1}, {3}",
+            "f64[1x3x5]",
+        ),
         (
             "f64[2x2x5x4]",
             "f64[3x2x2x3]",
@@ -146,9 +170,19 @@ fn conv_dimension_numbers() {
 fn conv_groups() {
     for (x, k, attrs, out) in [
         // 2 feature groups: 4 input features in two pairs, 6 outputs in two threes.
-        ("f64[2x4x5]", "f64[6x2x2]", "{1}, VALID, feature_group_count=2", "f64[2x6x4]"),
+        (
+            "f64[2x4x5]",
+            "f64[6x2x2]",
+            "{1}, VALID, feature_group_count=2",
+            "f64[2x6x4]",
+        ),
         // Depthwise (groups = features), strided and padded.
-        ("f64[1x3x6]", "f64[3x1x3]", "{2}, {{1, 1}}, feature_group_count=3", "f64[1x3x3]"),
+        (
+            "f64[1x3x6]",
+            "f64[3x1x3]",
+            "{2}, {{1, 1}}, feature_group_count=3",
+            "f64[1x3x3]",
+        ),
         (
             "f64[2x5x4x4]",
             "f64[2x3x2x6]",
@@ -156,7 +190,12 @@ fn conv_groups() {
             "f64[2x5x3x6]",
         ),
         // 2 batch groups: batch 4 split in two, 6 outputs in two threes.
-        ("f64[4x2x5]", "f64[6x2x2]", "{1}, VALID, batch_group_count=2", "f64[2x6x4]"),
+        (
+            "f64[4x2x5]",
+            "f64[6x2x2]",
+            "{1}, VALID, batch_group_count=2",
+            "f64[2x6x4]",
+        ),
         (
             "f64[3x4x2]",
             "f64[2x2x6]",
@@ -185,4 +224,53 @@ fn conv_front_ends() {
         "ConvWithGeneralPadding(x, k, {1}, {{2, 0}}, {2}, {2})",
         "f64[2x2x9]",
     ));
+}
+
+/// The generated source for `src`'s comp `f` (which must check).
+fn source(src: &str) -> Result<String, String> {
+    let mut s = crate::session::Session::new(crate::check::Limits::default());
+    s.run(src, &mut super::tests::Quiet)
+        .unwrap_or_else(|f| panic!("{src}\n{:?}", f.diags));
+    s.gradient_source("f")
+}
+
+/// The backward of a max (min) window: outputs the init value won are masked
+/// out (`Gt`: `reduce_window_max_and_min` fails without it, for init 1.0),
+/// then one SelectAndScatter with the `Ge` (`Le`) helper.
+#[test]
+fn max_pool_backward_text() {
+    for (m, init, cmp) in [("max", "-inf", "Ge(a, b)"), ("min", "f64 inf", "Le(a, b)")] {
+        let t = source(&format!(
+            "comp f(x: f64[4]) -> f64 {{ Reduce(ReduceWindow(x, {init}, {m}, {{2}}, {{2}}, VALID), 0.0, add, {{0}}) }}"
+        ))
+        .expect("a rule");
+        assert!(t.contains("SelectAndScatter(x, ") && t.contains(cmp), "{t}");
+        assert!(t.contains(if m == "max" { "Gt(" } else { "Lt(" }), "{t}");
+    }
+}
+
+/// What has no rule says so, naming the reason.
+#[test]
+fn window_rules_missing() {
+    for (body, why) in [
+        (
+            "ReduceWindow(x, -inf, max, {2}, {1}, VALID, window_dilations={2})",
+            "SelectAndScatter",
+        ),
+        (
+            "ReduceWindow(x, -inf, max, {2}, {1}, VALID, base_dilations={2})",
+            "has no dilations",
+        ),
+        ("ReduceWindow(x, 1.0, mul, {2}, {1}, VALID)", "`mul`"),
+        (
+            "ReduceWindow(x, Reshape(i, {}), min, {2}, {1}, VALID)",
+            "init value",
+        ),
+    ] {
+        let e = source(&format!(
+            "comp f(x: f64[6], i: f64[]) -> f64 {{ Reduce({body}, 0.0, add, {{0}}) }}"
+        ))
+        .expect_err("no rule");
+        assert!(e.contains(why), "{body}: {e}");
+    }
 }

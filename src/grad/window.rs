@@ -70,7 +70,10 @@ fn attrs(g: &Geometry) -> String {
         t.push_str(&format!(", base_dilations={}", brace(&g.base_dilations)));
     }
     if g.window_dilations.iter().any(|&v| v != 1) {
-        t.push_str(&format!(", window_dilations={}", brace(&g.window_dilations)));
+        t.push_str(&format!(
+            ", window_dilations={}",
+            brace(&g.window_dilations)
+        ));
     }
     t
 }
@@ -108,7 +111,10 @@ fn add(cx: &mut RuleCx, g: &Geometry, x: &ArrayType, out: &ArrayType) -> Result<
             brace(&g.base_dilations)
         );
         if g.window_dilations.iter().any(|&v| v != 1) {
-            t.push_str(&format!(", window_dilations={}", brace(&g.window_dilations)));
+            t.push_str(&format!(
+                ", window_dilations={}",
+                brace(&g.window_dilations)
+            ));
         }
         t.push(')');
         cx.send(0, t);
@@ -120,15 +126,13 @@ fn add(cx: &mut RuleCx, g: &Geometry, x: &ArrayType, out: &ArrayType) -> Result<
     // window position that falls in the padding or a dilation hole (those read
     // the init value): 1 + (window size - positions on operand elements).
     let all = brace(&(0..out.rank()).collect::<Vec<_>>());
-    let holes = g.padding.iter().any(|&(l, h)| l + h > 0) || g.base_dilations.iter().any(|&b| b != 1);
+    let holes =
+        g.padding.iter().any(|&(l, h)| l + h > 0) || g.base_dilations.iter().any(|&b| b != 1);
     let weighted = if holes {
         let ones = filled(x, 1.0);
         let on = cx.bind(format!("ReduceWindow({ones}, {z}, add, {})", attrs(g)));
         let size: usize = g.window.iter().product();
-        let per = cx.bind(format!(
-            "Sub({}, {on})",
-            filled(out, 1.0 + size as f64)
-        ));
+        let per = cx.bind(format!("Sub({}, {on})", filled(out, 1.0 + size as f64)));
         cx.bind(format!("Mul({c}, {per})"))
     } else {
         c
@@ -144,7 +148,7 @@ fn add(cx: &mut RuleCx, g: &Geometry, x: &ArrayType, out: &ArrayType) -> Result<
 /// Max (Min): the cotangent of each output goes to the element its window
 /// selected, found by SelectAndScatter with `Ge` (`Le`), which keeps the first
 /// of equal elements (XLA's choice; jax's too). An output where the init value
-/// won (it is above every element of the window) sends nothing.
+/// won (it is at least every element of the window) sends nothing.
 fn select(
     cx: &mut RuleCx,
     g: &Geometry,
@@ -174,17 +178,13 @@ fn select(
     let (xn, yn) = (cx.arg(0)?.name.clone(), cx.out.name.clone());
     let mut c = cx.ct.name.clone();
     let init = cx.arg(1)?.name.clone();
-    let inf = if max { "-inf" } else { "inf" };
-    // With the init value -inf (inf for min) no window can be won by it.
-    let sure = init.trim().trim_start_matches(e).trim() == inf;
-    if !sure {
-        let m = cx.bind(format!(
-            "ReduceWindow({xn}, {e} {inf}, {what}, {})",
-            attrs(g)
-        ));
-        let won = cx.bind(format!("Eq({yn}, {m})"));
-        c = cx.bind(format!("Select({won}, {c}, {})", filled(out, 0.0)));
-    }
+    // Only outputs above the init value (below, for min) came from an element:
+    // the others send nothing. (At a tie either is a subgradient; this one
+    // sends nothing, like jax's ReLU at 0.) The init value is bound to a name
+    // here, so even -inf, which never wins, cannot be told apart.
+    let beats = if max { "Gt" } else { "Lt" };
+    let won = cx.bind(format!("{beats}({yn}, {})", filled_with(out, &init)));
+    c = cx.bind(format!("Select({won}, {c}, {})", filled(out, 0.0)));
     cx.send(
         0,
         format!(
@@ -196,4 +196,13 @@ fn select(
         ),
     );
     Ok(())
+}
+
+/// The scalar `v` spread to `ty`'s shape.
+fn filled_with(ty: &ArrayType, v: &str) -> String {
+    if ty.dims.is_empty() {
+        v.to_string()
+    } else {
+        format!("Broadcast({v}, {})", brace(&ty.dims))
+    }
 }
