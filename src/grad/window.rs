@@ -1,4 +1,4 @@
-//! The rules of ReduceWindow: add (spec/grad.md §4.3), and max and min through
+//! The rules of ReduceWindow: add (spec/grad.md §4.6), and max and min through
 //! SelectAndScatter.
 //!
 //! In one dimension (operand size d, window w, stride s, base dilation b,
