@@ -36,8 +36,8 @@ pub fn lhs_padding(dil_in: i64, wd: i64, dil_out: i64, lo: i64) -> (i64, i64) {
     (before, dil_in + wd - 1 - dil_out - before)
 }
 
-/// (n - 1)·k + 1 for n ≥ 1.
-fn dilated(n: usize, k: usize) -> i64 {
+/// (n - 1)·k + 1 for n ≥ 1: n elements with k - 1 holes between neighbours.
+pub(super) fn dilated(n: usize, k: usize) -> i64 {
     (n as i64 - 1) * k as i64 + 1
 }
 
@@ -60,8 +60,8 @@ fn letters(l: &Layout, batch: char, feature: char) -> String {
     s.into_iter().collect()
 }
 
-/// `{{lo, hi}, ...}`, or VALID for no spatial dimensions.
-fn pairs(p: &[(i64, i64)]) -> String {
+/// `{{lo, hi}, ...}`, or VALID for no (spatial) dimensions.
+pub(super) fn pairs<T: std::fmt::Display>(p: &[(T, T)]) -> String {
     if p.is_empty() {
         return "VALID".into();
     }

@@ -274,3 +274,29 @@ fn window_rules_missing() {
         assert!(e.contains(why), "{body}: {e}");
     }
 }
+
+/// Empty operands and results send zeros; a rank-0 window is the identity.
+#[test]
+fn empty_and_scalar_windows() {
+    check(&weighted(
+        "x: f64[0x3]",
+        "ReduceWindow(x, 0.0, add, {1, 2}, {1, 1}, VALID)",
+        "f64[0x2]",
+    ));
+    check(&weighted(
+        "x: f64[2x0]",
+        "ReduceWindow(x, -inf, max, {1, 1}, {1, 1}, VALID)",
+        "f64[2x0]",
+    ));
+    check("comp f(x: f64[], i: f64[]) -> f64 { ReduceWindow(x, i, add, {}, {}, VALID) }");
+    check(&weighted(
+        "x: f64[0x1x3], k: f64[2x1x2]",
+        "ConvGeneralDilated(x, k, {1}, VALID)",
+        "f64[0x2x2]",
+    ));
+    check(&weighted(
+        "x: f64[2x1x3], k: f64[0x1x2]",
+        "ConvGeneralDilated(x, k, {1}, VALID)",
+        "f64[2x0x2]",
+    ));
+}

@@ -8,6 +8,7 @@
 //! e·b = o·s + k·v - lo for some k: a sum, over a window, of the cotangent
 //! spread out by the stride. See `add`.
 
+use super::conv::{dilated, pairs};
 use super::rule::{NoRule, RuleCx, brace, filled, scalar};
 use crate::comp::{Monoid, monoid};
 use crate::ir::Comp;
@@ -41,20 +42,6 @@ pub fn rule(cx: &mut RuleCx, comp: &Comp, g: &Geometry) -> Result<(), NoRule> {
             comp.name
         ))),
     }
-}
-
-/// `{{lo, hi}, ...}`, or VALID for no dimensions.
-fn pairs<T: std::fmt::Display>(p: &[(T, T)]) -> String {
-    if p.is_empty() {
-        return "VALID".into();
-    }
-    let items: Vec<String> = p.iter().map(|(l, h)| format!("{{{l}, {h}}}")).collect();
-    format!("{{{}}}", items.join(", "))
-}
-
-/// (n - 1)·k + 1 for n ≥ 1: n elements with k - 1 holes between neighbours.
-fn dilated(n: usize, k: usize) -> i64 {
-    (n as i64 - 1) * k as i64 + 1
 }
 
 /// The forward window's attributes as written in a call: window, strides,
