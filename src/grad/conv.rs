@@ -1,5 +1,5 @@
 //! The rule of the convolutions (ConvGeneralDilated, ConvWithGeneralPadding
-//! and Conv share one kernel and one `Geometry`): spec/grad.md §4.4.
+//! and Conv share one kernel and one `Geometry`): spec/grad.md §4.7.
 //!
 //! Both cotangents are convolutions again, written as ConvGeneralDilated with
 //! explicit padding pairs and dimension numbers:

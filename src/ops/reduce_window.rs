@@ -340,7 +340,7 @@ impl Kernel for ReduceWindowKernel {
     fn computations(&self) -> Vec<Arc<Comp>> {
         vec![self.comp.clone()]
     }
-    /// Add, max and min windows of one operand (spec/grad.md §4.3).
+    /// Add, max and min windows of one operand (spec/grad.md §4.6).
     fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
         crate::grad::window::rule(cx, &self.comp, &self.g)
     }

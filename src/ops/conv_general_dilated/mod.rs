@@ -181,7 +181,7 @@ fn layout<T: Elem>(g: &Geometry, v: Vec<T>) -> Result<Array, KernelError> {
 }
 
 impl Kernel for ConvKernel {
-    /// Both operands' cotangents are convolutions again (spec/grad.md §4.4).
+    /// Both operands' cotangents are convolutions again (spec/grad.md §4.7).
     fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
         crate::grad::conv::rule(cx, &self.g)
     }
