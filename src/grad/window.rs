@@ -159,7 +159,8 @@ fn select(
     }
     let e = x.elem.name();
     let (cmp, key) = if max { ("Ge", "ge") } else { ("Le", "le") };
-    let sel = cx.env.helper(&format!("{key}_{e}"), &|n| {
+    let base = format!("{key}_{e}");
+    let sel = cx.env.helper(&base, &base, &|n| {
         format!("comp {n}(a: {e}, b: {e}) -> pred {{ {cmp}(a, b) }}\n")
     });
     let (xn, yn) = (cx.arg(0)?.name.clone(), cx.out.name.clone());
