@@ -300,3 +300,26 @@ fn empty_and_scalar_windows() {
         "f64[2x0x2]",
     ));
 }
+
+/// The backward ops (Pad, ReduceWindow add, Rev, dilated and grouped
+/// convolutions) have rules themselves, so a gradient differentiates again.
+#[test]
+fn second_order() {
+    for (params, op, out) in [
+        (
+            "x: f64[1x4x6], k: f64[2x2x3]",
+            "ConvGeneralDilated(x, k, {2}, {{1, 1}}, {1}, {2}, feature_group_count=2)",
+            "{0, 1, 2}",
+        ),
+        (
+            "x: f64[7], k: f64[1]",
+            "Mul(ReduceWindow(x, 0.0, add, {3}, {2}, {{2, 0}}, base_dilations={2}), k, broadcast_dimensions={0})",
+            "{0}",
+        ),
+    ] {
+        check(&format!(
+            "comp h({params}) -> f64 {{ let y = {op}\n Reduce(Mul(y, y), 0.0, add, {out}) }}
+             comp f({params}) -> f64 {{ let g = Grad(h, x, k, wrt={{0}})\n Reduce(Mul(g, g), 0.0, add, {out}) }}"
+        ));
+    }
+}
