@@ -60,12 +60,13 @@ fn letters(l: &Layout, batch: char, feature: char) -> String {
     s.into_iter().collect()
 }
 
-/// `{{lo, hi}, ...}`, or VALID for no (spatial) dimensions.
+/// `{{lo, hi}, ...}`, or VALID when every count is 0 (or there are no
+/// dimensions).
 pub(super) fn pairs<T: std::fmt::Display>(p: &[(T, T)]) -> String {
-    if p.is_empty() {
+    let items: Vec<String> = p.iter().map(|(l, h)| format!("{{{l}, {h}}}")).collect();
+    if items.iter().all(|t| t == "{0, 0}") {
         return "VALID".into();
     }
-    let items: Vec<String> = p.iter().map(|(l, h)| format!("{{{l}, {h}}}")).collect();
     format!("{{{}}}", items.join(", "))
 }
 
