@@ -367,6 +367,11 @@ struct Lin<'f> {
 /// its callee's forward pass in the callee's vjp comp instead).
 const INLINE_NODES: usize = 1 << 20;
 
+/// A While written out for a gradient may add at most this many nodes: the
+/// generated program is parsed and checked like a user's, at about 3 KB per
+/// node, so 2^17 nodes cost about 0.4 GB and a second or two.
+const UNROLLED_NODES: usize = 1 << 17;
+
 /// Whether `c` (or anything it calls) reads a top-level value: such a comp
 /// reads its own captured values, which the caller's generated comp does not
 /// see, so it is differentiated through its own vjp comp rather than inlined.
@@ -606,14 +611,17 @@ impl<'f> Lin<'f> {
         let start = |k: usize| items.get(k).and_then(|&id| self.int_of(id));
         let trips = trip_count::trip_count(cond, body, &start)
             .map_err(|m| GradError::at(format!("While: {m}"), &e.span))?;
-        let size = trips.saturating_mul(body.body.len() + 1);
-        if self.nodes.len().saturating_add(size) > INLINE_NODES {
-            return Err(GradError::at(
+        let too_big = || {
+            GradError::at(
                 format!(
-                    "While: writing its {trips} iterations out for the gradient would take more than {INLINE_NODES} steps"
+                    "While: writing its {trips} iterations out for the gradient would take more than {UNROLLED_NODES} steps (each iteration's ops, one by one); a loop with fewer iterations or a smaller body can be differentiated"
                 ),
                 &e.span,
-            ));
+            )
+        };
+        let first = self.nodes.len();
+        if trips.saturating_mul(body.body.len() + 1) > UNROLLED_NODES {
+            return Err(too_big());
         }
         let inline =
             !body.text.is_empty() && !reads_globals(body, &mut std::collections::HashSet::new());
@@ -622,13 +630,8 @@ impl<'f> Lin<'f> {
         }
         let mut state = init;
         for t in 1..=trips {
-            if self.nodes.len() > INLINE_NODES {
-                return Err(GradError::at(
-                    format!(
-                        "While: writing its {trips} iterations out for the gradient would take more than {INLINE_NODES} steps"
-                    ),
-                    &e.span,
-                ));
+            if self.nodes.len() - first > UNROLLED_NODES || self.nodes.len() > INLINE_NODES {
+                return Err(too_big());
             }
             self.w
                 .comment(&format!("While, iteration {t} of {trips}: `{}`", body.name));

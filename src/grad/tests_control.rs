@@ -198,6 +198,21 @@ fn while_without_fixed_trip_count() {
     .unwrap_or_else(|f| panic!("{:?}", f.diags));
 }
 
+/// A loop too long to write out is rejected before the program is generated.
+#[test]
+fn while_too_long_to_write_out() {
+    let msg = grad_error(
+        "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 0), 60000) }
+         comp step(s: (s32, f64)) -> (s32, f64) { (GetTupleElement(s, 0) + 1, Sin(Sin(Sin(GetTupleElement(s, 1))))) }
+         comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }
+         let g = Grad(f, f64 1.5)",
+    );
+    assert!(
+        msg.contains("C5") && msg.contains("60000 iterations"),
+        "{msg}"
+    );
+}
+
 /// BatchNormTraining with all three results used (so the statistics'
 /// cotangents count too).
 #[test]
