@@ -33,7 +33,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     out.dims[dim] = t.dims[dim].checked_mul(n).ok_or_else(|| {
         cx.err(
             "size",
-            format!("AllGather of {t} over {n} replicas is too large"),
+            format!(
+                "AllGather of {t} over {} is too large",
+                crate::english::count(n, "replica")
+            ),
             cx.span.clone(),
         )
     })?;

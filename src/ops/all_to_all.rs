@@ -35,9 +35,12 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let n = groups.value.static_size(cx.ck.limits.replicas);
     if count.value != n {
         let what = if groups.value.groups.is_empty() {
-            format!("the run has {n} replicas")
+            format!("the run has {}", crate::english::count(n, "replica"))
         } else {
-            format!("each replica group has {n} replicas")
+            format!(
+                "each replica group has {}",
+                crate::english::count(n, "replica")
+            )
         };
         return Err(cx
             .err(

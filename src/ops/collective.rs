@@ -63,9 +63,9 @@ impl Groups {
             return Err(KernelError::new(
                 self.code.clone(),
                 format!(
-                    "{}: replica_groups names replica {j}, but the run has {count} replicas (0 to {})",
+                    "{}: replica_groups names replica {j}, but {}",
                     self.code,
-                    count - 1
+                    run_has(count)
                 ),
             ));
         }
@@ -194,7 +194,7 @@ pub fn replica_groups(
                     ),
                     item.span.clone(),
                 )
-                .with_label(format!("{} replicas", g.len())));
+                .with_label(crate::english::count(g.len(), "replica")));
         }
         groups.push(g);
     }
@@ -203,10 +203,7 @@ pub fn replica_groups(
             return Err(cx
                 .err(
                     c,
-                    format!(
-                        "replica_groups names replica {j}, but the run has {n} replicas (0 to {})",
-                        n - 1
-                    ),
+                    format!("replica_groups names replica {j}, but {}", run_has(n)),
                     span,
                 )
                 .with_label(format!("replica {j} does not exist"))
@@ -221,13 +218,16 @@ pub fn replica_groups(
                 .err(
                     c,
                     format!(
-                        "replica_groups must put each of the {n} replicas in one group; missing: {}",
+                        "replica_groups must put each of the run's {} in one group; missing: {}",
+                        crate::english::count(n, "replica"),
                         missing.join(", ")
                     ),
                     span,
                 )
                 .with_label("does not cover every replica")
-                .with_help("add the missing replicas to a group, or write {} for one group of all"));
+                .with_help(
+                    "add the missing replicas to a group, or write {} for one group of all",
+                ));
         }
     }
     Ok(Attr {
@@ -446,11 +446,7 @@ pub fn replica_attr(
         return Err(cx
             .err(
                 c,
-                format!(
-                    "{name} is replica {}, but the run has {n} replicas (0 to {})",
-                    a.value,
-                    n - 1
-                ),
+                format!("{name} is replica {}, but {}", a.value, run_has(n)),
                 a.span.clone(),
             )
             .with_label(format!("replica {} does not exist", a.value))
@@ -484,3 +480,11 @@ fn missing(cx: &CallCtx, name: &str) -> Diag {
 #[cfg(test)]
 #[path = "collective_tests.rs"]
 mod tests;
+
+/// "the run has 4 replicas (0 to 3)", or "the run has one replica (replica 0)".
+pub fn run_has(n: usize) -> String {
+    match n {
+        1 => "the run has one replica (replica 0)".to_string(),
+        _ => format!("the run has {n} replicas (0 to {})", n.saturating_sub(1)),
+    }
+}

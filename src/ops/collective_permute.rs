@@ -70,7 +70,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             return Err(cx
                 .err(
                     "C3",
-                    format!("the pair {{{s}, {t}}} names replica {}, but the run has {n} replicas (0 to {})", s.max(t), n - 1),
+                    format!(
+                        "the pair {{{s}, {t}}} names replica {}, but {}",
+                        s.max(t),
+                        super::collective::run_has(n)
+                    ),
                     item.span.clone(),
                 )
                 .with_label("no such replica")
