@@ -77,8 +77,10 @@ fn exp_reduced(y: f32) -> f32 {
 /// tanh for f32, within 1 ulp of the correctly rounded result (see the module comment).
 #[inline(always)]
 pub fn tanh_f32(a: f32) -> f32 {
-    // `min` returns 10 for NaN; the NaN is put back at the end.
-    let x = a.abs().min(10.0);
+    // A NaN stays NaN (`>` is false for it), and so does every formula below:
+    // no separate test and blend for it.
+    let ax = a.abs();
+    let x = if ax > 10.0 { 10.0 } else { ax };
     let s = x * x;
     let mut g = TANH_SMALL[7];
     for &c in TANH_SMALL[..7].iter().rev() {
@@ -87,7 +89,7 @@ pub fn tanh_f32(a: f32) -> f32 {
     let small = madd(x * s, g, x);
     let large = 1.0 - 2.0 / (exp_reduced(x + x) + 1.0);
     let t = if x < 0.9 { small } else { large };
-    if a.is_nan() { a } else { t.copysign(a) }
+    t.copysign(a)
 }
 
 /// NaN-propagating maximum; +0 is above -0 (Max in spec/ops/binary.md; Clamp too).
