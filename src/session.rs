@@ -49,7 +49,7 @@ impl Session {
             stage: Stage::Syntax,
             diags,
         })?;
-        check_program(&prog, &self.types, src, &self.limits).map_err(|diags| Failure {
+        check_program(prog, &self.types, src, &self.limits).map_err(|diags| Failure {
             stage: Stage::Check,
             diags,
         })

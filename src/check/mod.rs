@@ -106,19 +106,22 @@ impl<'s> Checker<'s> {
 }
 
 /// Checks a whole program against an environment; returns the checked program and the
-/// environment after it, or every error found.
+/// environment after it, or every error found. Each statement's tree is dropped
+/// once it is checked, so the tree and the checked program are never both whole
+/// in memory (a statement-heavy program has millions of nodes).
 pub fn check_program(
-    prog: &ast::Program,
+    prog: ast::Program,
     env: &TypeEnv,
     src: &str,
     limits: &Limits,
 ) -> Result<(ir::Program, TypeEnv), Vec<Diag>> {
     let mut ck = Checker::new(src, env, limits);
     let mut errors = vec![];
-    let mut stmts = vec![];
-    for s in &prog.stmts {
+    let count = prog.stmts.len();
+    let mut stmts = Vec::with_capacity(count);
+    for s in prog.stmts {
         ck.defaulted.clear();
-        match ck.check_stmt(s) {
+        match ck.check_stmt(&s) {
             Ok(st) => stmts.push(st),
             Err(d) if d.code == POISONED => {}
             Err(d) => errors.push(ck.explain_defaults(d)),
@@ -126,7 +129,7 @@ pub fn check_program(
     }
     // Only uses of poisoned names failed: impossible without the failed
     // definition, but never let a program with errors pass silently.
-    if errors.is_empty() && stmts.len() < prog.stmts.len() {
+    if errors.is_empty() && stmts.len() < count {
         errors.push(Diag::check(
             "name",
             "internal: a statement failed without an error",

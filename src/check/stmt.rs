@@ -14,7 +14,11 @@ impl Checker<'_> {
                         return Err(d);
                     }
                 };
-                self.poisoned.remove(&b.name.name);
+                // Hashing the name costs more than the rest of a short `let`:
+                // only when some definition failed is there anything to remove.
+                if !self.poisoned.is_empty() {
+                    self.poisoned.remove(&b.name.name);
+                }
                 self.env
                     .globals
                     .insert(b.name.name.clone(), expr.ty.clone());

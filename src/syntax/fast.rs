@@ -32,15 +32,19 @@ enum Miss {
 type R<T> = Result<T, Miss>;
 
 struct P<'t> {
+    /// The text the tokens were read from: names and numbers are read from
+    /// it at their spans (`lexer::lex_runs_bare` gives them no text).
+    src: &'t str,
     toks: &'t mut [(Tok, Span)],
     pos: usize,
 }
 
-/// The whole program, or `None` (the grammar decides). The texts of names and
-/// numbers are moved out of `toks` into the tree (no second copy of each), so
-/// after `None` the tokens must be made again before the grammar reads them.
-pub(crate) fn program(toks: &mut [(Tok, Span)]) -> Option<Program> {
-    let mut p = P { toks, pos: 0 };
+/// The whole program read from `src`, or `None` (the grammar decides). `toks`
+/// are the tokens of `src` (from `lexer::lex_runs_bare`); the texts of
+/// strings are moved out of them into the tree, so after `None` the tokens
+/// must be made again before the grammar reads them.
+pub(crate) fn program(src: &str, toks: &mut [(Tok, Span)]) -> Option<Program> {
+    let mut p = P { src, toks, pos: 0 };
     let mut stmts = Vec::new();
     p.seps();
     while p.pos < p.toks.len() {
@@ -52,8 +56,8 @@ pub(crate) fn program(toks: &mut [(Tok, Span)]) -> Option<Program> {
 
 /// One expression and nothing after it (`syntax::parse_expr`), or `None`; as
 /// `program`, it takes the texts out of `toks`.
-pub(crate) fn lone_expr(toks: &mut [(Tok, Span)]) -> Option<Expr> {
-    let mut p = P { toks, pos: 0 };
+pub(crate) fn lone_expr(src: &str, toks: &mut [(Tok, Span)]) -> Option<Expr> {
+    let mut p = P { src, toks, pos: 0 };
     p.seps();
     let e = p.expr(0, true).ok()?;
     p.seps();
@@ -62,8 +66,8 @@ pub(crate) fn lone_expr(toks: &mut [(Tok, Span)]) -> Option<Expr> {
 
 /// Expressions one after another, separators optional (`syntax::parse_value_run`),
 /// or `None`; as `program`, it takes the texts out of `toks`.
-pub(crate) fn values(toks: &mut [(Tok, Span)]) -> Option<Vec<Expr>> {
-    let mut p = P { toks, pos: 0 };
+pub(crate) fn values(src: &str, toks: &mut [(Tok, Span)]) -> Option<Vec<Expr>> {
+    let mut p = P { src, toks, pos: 0 };
     let mut out = Vec::new();
     p.seps();
     while p.pos < p.toks.len() {
@@ -87,11 +91,21 @@ impl<'t> P<'t> {
     fn span_at(&self, i: usize) -> Span {
         self.toks[i].1.clone()
     }
-    /// The text of the token at `i` (a name, number or string), moved out.
+    /// The text of the token at `i` (a name, number or dimensions) as written;
+    /// empty past the end.
+    fn text_at(&self, i: usize) -> &'t str {
+        let src: &'t str = self.src;
+        self.toks
+            .get(i)
+            .and_then(|(_, span)| src.get(span.clone()))
+            .unwrap_or("")
+    }
+    /// The text of the token at `i`: a string's (moved out of the token, as
+    /// escapes make it differ from the source), or a name's or number's.
     fn take_text(&mut self, i: usize) -> String {
         match &mut self.toks[i].0 {
-            Tok::Ident(s) | Tok::Int(s) | Tok::Float(s) | Tok::Str(s) => std::mem::take(s),
-            _ => String::new(),
+            Tok::Str(s) => std::mem::take(s),
+            _ => self.text_at(i).to_string(),
         }
     }
     /// From the start of token `from` to the end of the last token read.
@@ -304,21 +318,22 @@ impl<'t> P<'t> {
     fn array_type(&mut self) -> R<TypeExpr> {
         let start = self.pos;
         let elem = match self.peek() {
-            Some(Tok::Ident(name)) => ElemType::parse(name).ok_or(Miss::No)?,
+            Some(Tok::Ident(_)) => ElemType::parse(self.text_at(self.pos)).ok_or(Miss::No)?,
             _ => return Err(Miss::No),
         };
         self.pos += 1;
         let dims = if self.eat(&Tok::LBracket) {
             let mut dims = Vec::new();
             match self.peek() {
-                Some(Tok::Dims(text)) => {
-                    for part in text.split('x') {
+                Some(Tok::Dims(_)) => {
+                    for part in self.text_at(self.pos).split('x') {
                         dims.push(part.parse::<u64>().map_err(|_| Miss::GiveUp)?);
                     }
                     self.pos += 1;
                 }
                 Some(Tok::Int(_)) => {
-                    while let Some(Tok::Int(text)) = self.peek() {
+                    while let Some(Tok::Int(_)) = self.peek() {
+                        let text = self.text_at(self.pos);
                         dims.push(text.parse::<u64>().map_err(|_| Miss::GiveUp)?);
                         self.pos += 1;
                         if !self.eat(&Tok::Comma) {
@@ -433,7 +448,9 @@ impl<'t> P<'t> {
     fn atom(&mut self, depth: usize) -> R<Expr> {
         let start = self.pos;
         match self.peek() {
-            Some(Tok::Ident(name)) if ElemType::parse(name).is_some() => self.typed(depth),
+            Some(Tok::Ident(_)) if ElemType::parse(self.text_at(start)).is_some() => {
+                self.typed(depth)
+            }
             Some(Tok::Int(_) | Tok::Float(_)) => self.number(),
             Some(Tok::True | Tok::False) => self.boolean(),
             Some(Tok::Str(_)) => {

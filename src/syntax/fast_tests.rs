@@ -10,7 +10,9 @@ fn both(src: &str) -> Option<(Option<String>, Option<String>)> {
         return None;
     }
     let toks = lexer::layout(lexed.toks);
-    let fast = fast::program(&mut toks.clone()).map(|p| format!("{p:?}"));
+    // The fast parser reads the tokens `syntax::parse` gives it: without texts.
+    let mut bare = lexer::layout(lexer::lex_runs_bare(src).toks);
+    let fast = fast::program(src, &mut bare).map(|p| format!("{p:?}"));
     let (found, errors) = parser::run(parser::program(), &toks, src.len());
     let bad = toks.iter().any(|(t, _)| matches!(t, lexer::Tok::Bad(_)));
     let slow = found

@@ -27,17 +27,20 @@ use lexer::{Lexed, Nesting, Tok};
 pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
     // Braces of plain numbers as single tokens first (fast for pasted weights); if that
     // fails anywhere, the plain tokens again, so every error reads as it always has.
-    let lexed = lexer::lex_runs(src);
-    let mut toks = lexer::layout(lexed.toks);
-    // Programs without errors: the fast path reads them (see `fast`). It takes
-    // the texts out of the tokens, so the grammar reads freshly made ones.
+    // Programs without errors: the fast path reads them (see `fast`), from
+    // tokens without texts of their own; the grammar reads tokens with texts,
+    // freshly made.
+    let lexed = lexer::lex_runs_bare(src);
     if lexed.errors.is_empty() && !lexed.open_comment {
-        if let Some(program) = fast::program(&mut toks) {
+        let mut toks = lexer::layout(lexed.toks);
+        if let Some(program) = fast::program(src, &mut toks) {
             return Ok(program);
         }
-        drop(toks);
-        toks = lexer::layout(lexer::lex_runs(src).toks);
+    } else {
+        drop(lexed.toks);
     }
+    let lexed = lexer::lex_runs(src);
+    let toks = lexer::layout(lexed.toks);
     let (found, errors) = parser::run(parser::program(), &toks, src.len());
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
@@ -61,15 +64,17 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
 
 /// Parses a single expression (the REPL's `:type EXPR`).
 pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
-    let lexed = lexer::lex_runs(src);
-    let mut toks = lexer::layout(lexed.toks);
+    let lexed = lexer::lex_runs_bare(src);
     if lexed.errors.is_empty() && !lexed.open_comment {
-        if let Some(expr) = fast::lone_expr(&mut toks) {
+        let mut toks = lexer::layout(lexed.toks);
+        if let Some(expr) = fast::lone_expr(src, &mut toks) {
             return Ok(expr);
         }
-        drop(toks);
-        toks = lexer::layout(lexer::lex_runs(src).toks);
+    } else {
+        drop(lexed.toks);
     }
+    let lexed = lexer::lex_runs(src);
+    let toks = lexer::layout(lexed.toks);
     let (found, errors) = parser::run(parser::lone_expr(), &toks, src.len());
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
@@ -96,12 +101,12 @@ pub fn parse_expr(src: &str) -> Result<Expr, Vec<Diag>> {
 /// (`feed::text`). `None` if the text is not such a run; `parse` then says
 /// what is wrong with it.
 pub fn parse_value_run(src: &str) -> Option<Vec<Expr>> {
-    let lexed = lexer::lex_runs(src);
+    let lexed = lexer::lex_runs_bare(src);
     if !lexed.errors.is_empty() || lexed.open_comment {
         return None;
     }
     let mut toks = lexer::layout(lexed.toks);
-    fast::values(&mut toks)
+    fast::values(src, &mut toks)
 }
 
 /// A failure must say something, even if everything it found was already reported
@@ -167,7 +172,7 @@ pub fn needs_more_input(src: &str) -> bool {
         toks,
         errors,
         open_comment,
-    } = lexer::lex_runs(src);
+    } = lexer::lex_runs_bare(src);
     if open_comment {
         return true;
     }

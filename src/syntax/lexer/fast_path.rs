@@ -14,7 +14,7 @@ pub(super) const BATCH: usize = 256;
 /// handle exactly (operators that may be longer, comments, strings, `produces`,
 /// dimensions, malformed numbers, other characters) fails without consuming and
 /// falls through to the general lexemes, so both paths give the same tokens.
-pub(super) fn fast<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn fast<'src>(runs: bool, texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     custom(move |inp: &mut LexInput<'src, '_>| {
         // As many lexemes as the fast path reads, in one go: the combinators'
         // overhead is paid once per batch rather than once per token.
@@ -33,7 +33,7 @@ pub(super) fn fast<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexeme, Lex
                 inp.rewind(before);
             }
             let checkpoint = inp.save();
-            match fast_lexeme(inp) {
+            match fast_lexeme(inp, texts) {
                 Some(Some(tok)) => {
                     let span: SimpleSpan = inp.span_since(&start);
                     batch.push((tok, span.into_range()));
@@ -60,7 +60,7 @@ pub(super) fn fast<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexeme, Lex
 /// One lexeme of the fast path: `Some(Some(token))`, `Some(None)` for spaces, `None`
 /// where the general lexemes must read (the caller rewinds). Operators are read
 /// longest first, as `punct` does.
-pub(super) fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Option<Tok>> {
+pub(super) fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>, texts: Texts) -> Option<Option<Tok>> {
     let start = inp.cursor();
     let c = inp.next()?;
     // `tok` when the next character is `next` (read), else nothing read.
@@ -125,7 +125,7 @@ pub(super) fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Option<T
         },
         '0'..='9' => {
             let float = fast_number_tail(inp)?;
-            let text = inp.slice_since(&start..).to_string();
+            let text = texts.of(inp.slice_since(&start..));
             if float {
                 Tok::Float(text)
             } else {
@@ -145,8 +145,8 @@ pub(super) fn fast_lexeme<'src>(inp: &mut LexInput<'src, '_>) -> Option<Option<T
                 "within" => Tok::Within,
                 "true" => Tok::True,
                 "false" => Tok::False,
-                w @ ("inf" | "nan") => Tok::Float(w.to_string()),
-                w => Tok::Ident(w.to_string()),
+                w @ ("inf" | "nan") => Tok::Float(texts.of(w)),
+                w => Tok::Ident(texts.of(w)),
             }
         }
         _ => return None,

@@ -15,7 +15,7 @@ pub(super) enum NumShape {
 }
 
 /// `5`, `2.5`, `1e-3`, `4x2x3`, and their malformed variants.
-pub(super) fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn number<'src>(texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let digits = text::digits(10);
     let ident_char = any().filter(is_ident_char);
     let frac = just('.').then(digits.or_not());
@@ -35,7 +35,7 @@ pub(super) fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> +
     digits
         .ignore_then(shape)
         .then(ident_char.repeated().at_least(1).or_not())
-        .map_with(|(shape, glued), e| {
+        .map_with(move |(shape, glued), e| {
             let text: &str = e.slice();
             let span: SimpleSpan = e.span();
             let span: Span = span.into_range();
@@ -53,11 +53,10 @@ pub(super) fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> +
                     ),
                 );
             }
-            let text = text.to_string();
             match shape {
-                NumShape::Int => Lexeme::tok(Tok::Int(text)),
-                NumShape::Float => Lexeme::tok(Tok::Float(text)),
-                NumShape::Dims => Lexeme::tok(Tok::Dims(text)),
+                NumShape::Int => Lexeme::tok(Tok::Int(texts.of(text))),
+                NumShape::Float => Lexeme::tok(Tok::Float(texts.of(text))),
+                NumShape::Dims => Lexeme::tok(Tok::Dims(texts.of(text))),
                 NumShape::BadExponent => Lexeme::error(
                     Diag::syntax(
                         format!("found the number '{text}' but expected digits in its exponent"),
@@ -81,21 +80,21 @@ pub(super) fn number<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> +
 }
 
 /// Names and keywords; `produces` directly followed by `:` (spaces allowed) is one token.
-pub(super) fn word<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn word<'src>(texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let produces_colon = just("produces")
         .then(any().filter(is_ident_char).not())
         .then(one_of(" \t").repeated())
         .then(just(':'))
         .to(Tok::Produces);
-    let name = text::ascii::ident().map(|w: &str| match w {
+    let name = text::ascii::ident().map(move |w: &str| match w {
         "let" => Tok::Let,
         "comp" => Tok::Comp,
         "then" => Tok::Then,
         "within" => Tok::Within,
         "true" => Tok::True,
         "false" => Tok::False,
-        "inf" | "nan" => Tok::Float(w.to_string()),
-        _ => Tok::Ident(w.to_string()),
+        "inf" | "nan" => Tok::Float(texts.of(w)),
+        _ => Tok::Ident(texts.of(w)),
     });
     produces_colon.or(name).map(Lexeme::tok)
 }
@@ -246,16 +245,16 @@ pub(super) fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + 
 
 /// The general lexemes, in order: the definition of the tokens, which the fast
 /// path must agree with (a test holds the two against each other).
-pub(super) fn general<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn general<'src>(texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
     let newline = just('\n').to(Lexeme::tok(Tok::Newline));
     // Anything else is a character of no token: the parser reports it where it stands.
     let bad = any().map(|c| Lexeme::tok(Tok::Bad(c)));
     choice((
         space,
-        word(),
+        word(texts),
         newline,
-        number(),
+        number(texts),
         comment(),
         punct(),
         string(),

@@ -257,8 +257,11 @@ fn is_ident_char(c: &char) -> bool {
 }
 
 /// One lexeme: the fast path first, then the general combinators.
-fn lexeme<'src>(runs: bool) -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
-    choice((fast_path::fast(runs), general::general())).map_with(|lexeme, e| {
+fn lexeme<'src>(
+    runs: bool,
+    texts: Texts,
+) -> impl Parser<'src, &'src str, (Lexeme, Span), LexExtra> + Clone {
+    choice((fast_path::fast(runs, texts), general::general(texts))).map_with(|lexeme, e| {
         let span: SimpleSpan = e.span();
         (lexeme, span.into_range())
     })
@@ -266,14 +269,14 @@ fn lexeme<'src>(runs: bool) -> impl Parser<'src, &'src str, (Lexeme, Span), LexE
 
 /// The whole text, folded straight into `Lexed` (no list of lexemes in between:
 /// a pasted literal has millions).
-fn lexer<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexed, LexExtra> {
+fn lexer<'src>(runs: bool, texts: Texts) -> impl Parser<'src, &'src str, Lexed, LexExtra> {
     empty()
         .map(|_| Lexed {
             toks: Vec::new(),
             errors: Vec::new(),
             open_comment: false,
         })
-        .foldl(lexeme(runs).repeated(), |mut lexed, (lexeme, span)| {
+        .foldl(lexeme(runs, texts).repeated(), |mut lexed, (lexeme, span)| {
             lexed.toks.extend(lexeme.batch);
             if let Some(tok) = lexeme.tok {
                 lexed.toks.push((tok, span));
@@ -287,20 +290,49 @@ fn lexer<'src>(runs: bool) -> impl Parser<'src, &'src str, Lexed, LexExtra> {
 
 /// Splits the text into tokens. Never fails: problems become diagnostics and `Error`/`Bad` tokens.
 pub(crate) fn lex(src: &str) -> Lexed {
-    lex_with(src, false)
+    lex_with(src, false, Texts::Owned)
 }
 
 /// As `lex`, but a brace of plain numbers becomes one `NumRun` token. The parser
 /// accepts it wherever a brace expression may stand; anywhere else it fails, and
 /// `syntax::parse` then parses the plain tokens again, so errors read as always.
 pub(crate) fn lex_runs(src: &str) -> Lexed {
-    lex_with(src, true)
+    lex_with(src, true, Texts::Owned)
 }
 
-fn lex_with(src: &str, runs: bool) -> Lexed {
+/// As `lex_runs`, but names, numbers and dimensions carry no text of their own
+/// (`Texts::InSource`): for the fast parser, which reads their texts from the
+/// source. The grammar needs `lex_runs`.
+pub(crate) fn lex_runs_bare(src: &str) -> Lexed {
+    lex_with(src, true, Texts::InSource)
+}
+
+/// Whether name, number and dimension tokens own a copy of their text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Texts {
+    /// Each holds its text (the grammar and the diagnostics read it).
+    Owned,
+    /// Each holds an empty string (which allocates nothing); its text is the
+    /// source at its span. A statement-heavy program has millions of such
+    /// tokens, and one allocation each cost more time and memory than the
+    /// token itself.
+    InSource,
+}
+
+impl Texts {
+    /// The token's text: `text` itself, or nothing when the source holds it.
+    fn of(self, text: &str) -> String {
+        match self {
+            Texts::Owned => text.to_string(),
+            Texts::InSource => String::new(),
+        }
+    }
+}
+
+fn lex_with(src: &str, runs: bool, texts: Texts) -> Lexed {
     // Every character starts some lexeme (the last choice takes any character), so this
     // cannot fail; should it ever, say so rather than panic.
-    lexer(runs)
+    lexer(runs, texts)
         .parse(src)
         .into_output()
         .unwrap_or_else(|| Lexed {

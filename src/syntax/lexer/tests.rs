@@ -3,7 +3,7 @@ use super::*;
 
 /// The general lexer alone, over the whole text: what `lex` must agree with.
 fn slow_lex(src: &str) -> (Vec<(Tok, Span)>, Vec<Diag>, bool) {
-    let general = general().map_with(|lexeme, e| {
+    let general = general(Texts::Owned).map_with(|lexeme, e| {
         let span: SimpleSpan = e.span();
         (lexeme, span.into_range())
     });
@@ -145,4 +145,31 @@ fn pasted_weights_lex_fast() {
         src.len() >> 20,
         t.elapsed()
     );
+}
+
+#[test]
+fn bare_tokens_are_the_owned_ones_with_their_texts_left_in_the_source() {
+    for src in [
+        "let a1 = Add(a0, f32[4] {1, 2.5, -1, 1})  // step 1",
+        "comp g2(x: f32[2x3]) -> f32 { g1(x) }",
+        "then x ~= {inf, -nan, 1e-3} within 1e-5; s32[4,2] 7",
+        "CustomCall(\"my\\tfunc\", x) 2x 1e 4x2x3 é",
+    ] {
+        let (bare, owned) = (lex_runs_bare(src), lex_runs(src));
+        assert_eq!(bare.toks.len(), owned.toks.len(), "{src:?}");
+        assert_eq!(bare.errors.len(), owned.errors.len(), "{src:?}");
+        for ((b, bs), (o, os)) in bare.toks.iter().zip(&owned.toks) {
+            assert_eq!(bs, os, "{src:?}");
+            match (b, o) {
+                (Tok::Int(t), Tok::Int(w))
+                | (Tok::Float(t), Tok::Float(w))
+                | (Tok::Dims(t), Tok::Dims(w))
+                | (Tok::Ident(t), Tok::Ident(w)) => {
+                    assert!(t.is_empty(), "{src:?}: {t:?}");
+                    assert_eq!(&src[os.clone()], w, "{src:?}");
+                }
+                _ => assert_eq!(b, o, "{src:?}"),
+            }
+        }
+    }
 }
