@@ -19,7 +19,9 @@ fn program() -> String {
         ));
     }
     for i in 0..20_000 {
-        src.push_str(&format!("comp g{i}(x: f32[4]) -> f32[4] {{ Add(x, a{i}) }}\n"));
+        src.push_str(&format!(
+            "comp g{i}(x: f32[4]) -> f32[4] {{ Add(x, a{i}) }}\n"
+        ));
     }
     src
 }
@@ -51,7 +53,10 @@ fn a_statement_heavy_program_checks_in_linear_time_and_little_memory() {
         String::from_utf8_lossy(&out.stderr)
     );
     // About 2 s on a loaded 2-core machine (spec/performance.md §7); CI machines are loaded.
-    assert!(t < Duration::from_secs(30), "{mb} MB of statements took {t:?}");
+    assert!(
+        t < Duration::from_secs(30),
+        "{mb} MB of statements took {t:?}"
+    );
     // SAFETY: getrusage fills the struct it is given.
     let peak_kib = unsafe {
         let mut u: libc::rusage = std::mem::zeroed();

@@ -14,7 +14,10 @@ pub(super) const BATCH: usize = 256;
 /// handle exactly (operators that may be longer, comments, strings, `produces`,
 /// dimensions, malformed numbers, other characters) fails without consuming and
 /// falls through to the general lexemes, so both paths give the same tokens.
-pub(super) fn fast<'src>(runs: bool, texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn fast<'src>(
+    runs: bool,
+    texts: Texts,
+) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     custom(move |inp: &mut LexInput<'src, '_>| {
         // As many lexemes as the fast path reads, in one go: the combinators'
         // overhead is paid once per batch rather than once per token.

@@ -245,7 +245,9 @@ pub(super) fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + 
 
 /// The general lexemes, in order: the definition of the tokens, which the fast
 /// path must agree with (a test holds the two against each other).
-pub(super) fn general<'src>(texts: Texts) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+pub(super) fn general<'src>(
+    texts: Texts,
+) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let space = one_of(" \t\r").repeated().at_least(1).to(Lexeme::skip());
     let newline = just('\n').to(Lexeme::tok(Tok::Newline));
     // Anything else is a character of no token: the parser reports it where it stands.

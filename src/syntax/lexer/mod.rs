@@ -276,15 +276,18 @@ fn lexer<'src>(runs: bool, texts: Texts) -> impl Parser<'src, &'src str, Lexed, 
             errors: Vec::new(),
             open_comment: false,
         })
-        .foldl(lexeme(runs, texts).repeated(), |mut lexed, (lexeme, span)| {
-            lexed.toks.extend(lexeme.batch);
-            if let Some(tok) = lexeme.tok {
-                lexed.toks.push((tok, span));
-            }
-            lexed.errors.extend(lexeme.errors);
-            lexed.open_comment |= lexeme.open_comment;
-            lexed
-        })
+        .foldl(
+            lexeme(runs, texts).repeated(),
+            |mut lexed, (lexeme, span)| {
+                lexed.toks.extend(lexeme.batch);
+                if let Some(tok) = lexeme.tok {
+                    lexed.toks.push((tok, span));
+                }
+                lexed.errors.extend(lexeme.errors);
+                lexed.open_comment |= lexeme.open_comment;
+                lexed
+            },
+        )
         .then_ignore(end())
 }
 
