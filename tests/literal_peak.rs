@@ -2,32 +2,13 @@
 //! of text) and a 10 MB nested one. A file of its own (one test) because it reads
 //! the peak resident size of all waited-for children.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use common::{children_peak_kib, run_xlet};
+use std::time::Duration;
 
 fn run(src: String) -> Duration {
-    let t = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .args(["run", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(src.as_bytes());
-    });
-    let out = child.wait_with_output().expect("xlet runs");
-    let _ = feeder.join();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    t.elapsed()
+    run_xlet(&["run", "-"], src)
 }
 
 fn numbers(n: usize) -> Vec<String> {
@@ -55,12 +36,7 @@ fn pasted_weights_parse_in_linear_time_and_little_memory() {
         t < Duration::from_secs(20),
         "10 MB nested literal took {t:?}"
     );
-    // SAFETY: getrusage fills the struct it is given.
-    let peak_kib = unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
-        u.ru_maxrss as usize
-    };
+    let peak_kib = children_peak_kib();
     assert!(
         peak_kib < 500 * 1024,
         "peak {peak_kib} KiB for 52 MB of literal text (20 MB of f32)"

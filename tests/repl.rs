@@ -116,10 +116,13 @@ fn time_shows_the_spread() {
 #[test]
 fn unknown_keywords_and_missing_ops_are_named() {
     let out = repl(
-        "let x = f32[2x2] {{1, 2}, {3, 4}}\nTranspose(x, perm={1, 0})\nCholesky(x)\n",
+        "let x = f32[2x2] {{1, 2}, {3, 4}}\nTranspose(x, perm={1, 0})\nCholesky(x)\n:help Sum\n",
         None,
     );
     let err = text(&out.stderr);
+    // A numpy name is answered with XLA's way of saying it, not `Sub`.
+    assert!(err.contains("`Sum` is not an XLA operation"), "{err}");
+    assert!(!err.contains("did you mean Sub"), "{err}");
     assert!(err.contains("unknown argument `perm`"), "{err}");
     assert!(err.contains("did you mean `permutation`?"), "{err}");
     assert!(err.contains("not implemented in xlet yet"), "{err}");

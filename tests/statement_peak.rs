@@ -2,9 +2,9 @@
 //! and `comp`s, checked. A file of its own (one test) because it reads the peak
 //! resident size of all waited-for children.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 /// ~150,000 `let`s (as a pasted program has them) and 20,000 small comps: about 10 MB.
 fn program() -> String {
@@ -31,38 +31,13 @@ fn program() -> String {
 fn a_statement_heavy_program_checks_in_linear_time_and_little_memory() {
     let src = program();
     let mb = src.len() >> 20;
-    let t = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .args(["check", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(src.as_bytes());
-    });
-    let out = child.wait_with_output().expect("xlet runs");
-    let _ = feeder.join();
-    let t = t.elapsed();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let t = common::run_xlet(&["check", "-"], src);
     // About 2 s on a loaded 2-core machine (spec/performance.md §7); CI machines are loaded.
     assert!(
         t < Duration::from_secs(30),
         "{mb} MB of statements took {t:?}"
     );
-    // SAFETY: getrusage fills the struct it is given.
-    let peak_kib = unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
-        u.ru_maxrss as usize
-    };
+    let peak_kib = common::children_peak_kib();
     // About 460 MB for lets10mb.xlet (spec/performance.md §7); twice that
     // catches a regression to owned token texts or a second copy of the tree.
     assert!(

@@ -65,6 +65,11 @@ fn xla_ops_xlet_lacks_are_not_typos() {
     assert!(!d.help.unwrap_or_default().contains("Not"));
     let d = one("let y = Frobnicate(1)");
     assert!(d.message.contains("unknown operation"), "{d:#?}");
+    // A numpy name gets XLA's way of saying it, not the nearest op name (`Sub`).
+    let d = one("let y = Sum(f32[2] {1, 2})");
+    let help = d.help.unwrap_or_default();
+    assert!(help.contains("Reduce(x, 0, add, {0})"), "{help}");
+    assert!(!help.contains("Sub"), "{help}");
 }
 
 #[test]

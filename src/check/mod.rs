@@ -572,6 +572,9 @@ fn unknown_op(name: &str, span: &Span) -> Diag {
     }
     let mut d = Diag::check("name", format!("unknown operation `{name}`"), span.clone())
         .with_label("no op or comp of this name");
+    if let Some(how) = registry::foreign(name) {
+        return d.with_help(format!("`{name}` is not an XLA operation; {how}"));
+    }
     let near = registry::similar(name);
     if !near.is_empty() {
         d = d.with_help(format!("did you mean {}?", near.join(", ")));

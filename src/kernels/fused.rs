@@ -175,6 +175,19 @@ impl Chunk {
     }
 }
 
+impl<'a> Slice<'a> {
+    /// Elements `at..at + len`, if they are all there.
+    pub fn sub(&self, at: usize, len: usize) -> Option<Slice<'a>> {
+        let end = at.checked_add(len)?;
+        macro_rules! arms {
+            ($($v:ident),*) => { match *self { $(Slice::$v(x) => Slice::$v(x.get(at..end)?),)* } };
+        }
+        Some(arms!(
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        ))
+    }
+}
+
 impl Slice<'_> {
     /// The elements' address and their size in bytes (for type-agnostic copies).
     pub fn bytes(&self) -> (*const u8, usize) {

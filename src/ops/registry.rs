@@ -133,6 +133,112 @@ pub fn not_yet(name: &str) -> Option<&'static str> {
         .find(|n| n.eq_ignore_ascii_case(name))
 }
 
+/// Names users bring from numpy, jax.numpy and PyTorch that are not XLA
+/// operations, with how XLA says the same thing. Checked before the nearest-name
+/// guess, which would offer `Sub` for `Sum`. (A test keeps every name here out
+/// of the registry.)
+pub const FOREIGN: &[(&str, &str)] = &[
+    (
+        "Sum",
+        "XLA sums with Reduce and the `add` computation: Reduce(x, 0, add, {0})",
+    ),
+    (
+        "ReduceSum",
+        "XLA sums with Reduce and the `add` computation: Reduce(x, 0, add, {0})",
+    ),
+    (
+        "Cumsum",
+        "a running sum is ReduceWindow with `add` over a window as long as the axis, padded at the front",
+    ),
+    (
+        "Mean",
+        "XLA has no mean: Reduce(x, 0, add, {0}) and then Div by the number of elements",
+    ),
+    (
+        "Prod",
+        "XLA multiplies with Reduce and the `mul` computation: Reduce(x, 1, mul, {0})",
+    ),
+    (
+        "ReduceMax",
+        "XLA takes a maximum with Reduce and the `max` computation: Reduce(x, -inf, max, {0})",
+    ),
+    (
+        "Amax",
+        "XLA takes a maximum with Reduce and the `max` computation: Reduce(x, -inf, max, {0})",
+    ),
+    (
+        "Argmax",
+        "XLA has no argmax: Reduce a (value, Iota index) pair with a comp that keeps the larger value's index",
+    ),
+    (
+        "MatMul",
+        "XLA multiplies matrices with Dot (or DotGeneral for batches)",
+    ),
+    (
+        "Einsum",
+        "XLA contracts with DotGeneral: name the contracting and batch dimensions",
+    ),
+    ("Relu", "XLA has no relu: Max(x, 0)"),
+    ("Sigmoid", "XLA calls it Logistic"),
+    (
+        "Softmax",
+        "XLA has no softmax: Exp(x - max) divided by its Reduce with `add`",
+    ),
+    ("Where", "XLA calls it Select(pred, on_true, on_false)"),
+    ("Cast", "XLA calls it ConvertElementType(x, f32)"),
+    ("Astype", "XLA calls it ConvertElementType(x, f32)"),
+    (
+        "Squeeze",
+        "XLA drops or adds size-1 dimensions with Reshape",
+    ),
+    (
+        "ExpandDims",
+        "XLA drops or adds size-1 dimensions with Reshape",
+    ),
+    (
+        "Unsqueeze",
+        "XLA drops or adds size-1 dimensions with Reshape",
+    ),
+    ("Flatten", "XLA flattens with Reshape(x, {n})"),
+    ("View", "XLA reshapes with Reshape(x, {sizes})"),
+    ("Permute", "XLA calls it Transpose(x, {permutation})"),
+    (
+        "Swapaxes",
+        "XLA swaps dimensions with Transpose(x, {permutation})",
+    ),
+    (
+        "Stack",
+        "XLA stacks with Reshape (add a size-1 dimension) and Concatenate",
+    ),
+    (
+        "Zeros",
+        "XLA fills with Broadcast: Broadcast(f32 0, {2, 3})",
+    ),
+    ("Ones", "XLA fills with Broadcast: Broadcast(f32 1, {2, 3})"),
+    ("Full", "XLA fills with Broadcast: Broadcast(f32 7, {2, 3})"),
+    ("Arange", "XLA counts with Iota(s32[5], 0)"),
+    (
+        "Expand",
+        "XLA broadcasts explicitly with BroadcastInDim or Broadcast",
+    ),
+    (
+        "Repeat",
+        "XLA repeats with BroadcastInDim to a new dimension and then Reshape",
+    ),
+    (
+        "Tile",
+        "XLA tiles with BroadcastInDim to a new dimension and then Reshape",
+    ),
+];
+
+/// How XLA says what `name` (a numpy, jax or PyTorch name) does, if it is one.
+pub fn foreign(name: &str) -> Option<&'static str> {
+    FOREIGN
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, how)| how)
+}
+
 /// The op an infix or prefix operator stands for (`+` → Add), for `:help +`.
 pub fn by_operator(symbol: &str) -> Option<&'static OpDef> {
     let name = match symbol {
@@ -306,6 +412,11 @@ mod tests {
             );
         }
         assert_eq!(not_yet("cholesky"), Some("Cholesky"));
+        for (n, _) in FOREIGN {
+            assert!(lookup(n).is_none(), "{n} is an op: remove it from FOREIGN");
+            assert!(not_yet(n).is_none(), "{n} is an XLA op: not foreign");
+        }
+        assert!(foreign("sum").is_some_and(|h| h.contains("Reduce")));
         assert_eq!(not_yet("Add"), None);
     }
 

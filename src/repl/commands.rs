@@ -304,6 +304,10 @@ fn help_topic(topic: &str, width: usize) -> Outcome {
             ));
             return Outcome::Failed(3);
         }
+        if let Some(how) = registry::foreign(topic) {
+            complain(&format!("error: `{topic}` is not an XLA operation; {how}"));
+            return Outcome::Failed(3);
+        }
         let near = registry::similar(topic);
         let hint = if near.is_empty() {
             "; `:help` lists them".to_string()

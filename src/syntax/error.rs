@@ -497,6 +497,15 @@ impl SyntaxError {
                     }
                     _ => Some("to compare values, write '=='".to_string()),
                 }
+            } else if separator
+                && found == Some(&Tok::LBracket)
+                && matches!(around.before, Some(Tok::Ident(_) | Tok::RParen))
+            {
+                // `x[0]`, as in numpy: XLA has no indexing syntax.
+                Some(
+                    "xlet has no indexing: take elements with Slice(x, {start, ...}, {limit, ...}, {1, ...}), then Reshape to drop size-1 dimensions"
+                        .to_string(),
+                )
             } else if separator {
                 Some("statements are separated by ';' or new lines".to_string())
             } else if only(Item::Label(Expect::Type)) && matches!(found, Some(Tok::Ident(_))) {

@@ -803,6 +803,12 @@ fn error_messages() {
         "{:?}",
         d[0]
     );
+    let d = errs("let a = f32[2] {1, 2}\na[0]");
+    assert!(
+        d[0].help.as_deref().unwrap_or("").contains("no indexing"),
+        "{:?}",
+        d[0]
+    );
     let d = errs("x = 1");
     assert!(
         d[0].help.as_deref().unwrap_or("").contains("let x ="),

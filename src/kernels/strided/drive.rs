@@ -2,6 +2,7 @@
 //! chunks, or in tiles when an operand is read across its rows.
 
 use super::plan::{plan, walk_runs};
+use super::stream;
 use super::tiling::Tiling;
 use super::transpose::gather_tile;
 use super::{Check, GRAIN, OutPtr, TASK};
@@ -42,8 +43,16 @@ pub(super) fn drive<O: Send, const N: usize>(
         let ptrs: [*const u8; N] = std::array::from_fn(|o| ops[o].0);
         let buf = &mut out.spare_capacity_mut()[..n];
         match Tiling::new(out_dims, &strides, &sizes) {
-            Some(t) if n >= GRAIN => {
-                run_tiled(&t, ptrs, sizes, OutPtr(buf.as_mut_ptr()), check, &run)?
+            Some(mut t) if n >= GRAIN => {
+                let streamed = stream::worth_it(
+                    n * std::mem::size_of::<O>(),
+                    t.max_cols() * std::mem::size_of::<O>(),
+                );
+                if streamed {
+                    t.visit_in_read_order();
+                }
+                let out = OutPtr(buf.as_mut_ptr());
+                run_tiled(&t, ptrs, sizes, out, streamed, check, &run)?
             }
             _ => run_flat(out_dims, strides, ptrs, sizes, buf, check, &run)?,
         }
@@ -97,12 +106,15 @@ unsafe impl<const N: usize> Send for SyncPtrs<N> {}
 unsafe impl<const N: usize> Sync for SyncPtrs<N> {}
 
 /// The output in tiles (see `Tiling`): operands whose inner stride is large are
-/// copied into a tile buffer first, the others are read in place.
+/// copied into a tile buffer first, the others are read in place. When
+/// `streamed`, each output row is made in a row buffer and written with
+/// streaming stores (`stream`).
 fn run_tiled<O: Send, const N: usize>(
     t: &Tiling,
     ptrs: [*const u8; N],
     sizes: [usize; N],
     out: OutPtr<O>,
+    streamed: bool,
     check: Check,
     run: &impl RunFn<O, N>,
 ) -> Result<(), KernelError> {
@@ -110,18 +122,24 @@ fn run_tiled<O: Send, const N: usize>(
     let buffered: [bool; N] = std::array::from_fn(|o| t.needs_buffer(o));
     t.for_each_block(
         check,
-        || -> [Vec<u64>; N] {
-            std::array::from_fn(|o| {
-                // u64 storage keeps the buffer aligned for any element type.
+        || -> ([Vec<u64>; N], Vec<u64>) {
+            // u64 storage keeps the buffers aligned for any element type.
+            let bufs = std::array::from_fn(|o| {
                 let words = if buffered[o] {
                     (t.tile_elems() * sizes[o]).div_ceil(8)
                 } else {
                     0
                 };
                 vec![0u64; words]
-            })
+            });
+            let row_words = if streamed {
+                (t.ti * std::mem::size_of::<O>()).div_ceil(8)
+            } else {
+                0
+            };
+            (bufs, vec![0u64; row_words])
         },
-        |bufs, b| {
+        |(bufs, row_buf), b| {
             let ptrs = &ptrs;
             let out = out;
             let mut offs = [0isize; N];
@@ -157,13 +175,25 @@ fn run_tiled<O: Send, const N: usize>(
                     std::array::from_fn(|o| if buffered[o] { 1 } else { t.col_stride(o) });
                 // SAFETY: output row r of the block is `cols` elements at this offset,
                 // written by this block only.
-                let dst = unsafe {
-                    std::slice::from_raw_parts_mut(
-                        out.0.add(out_off + r * t.out_row_stride()),
-                        cols,
-                    )
-                };
-                run(dst, p, s);
+                let dst = unsafe { out.0.add(out_off + r * t.out_row_stride()) };
+                if streamed {
+                    // SAFETY: the row buffer holds ti >= cols elements of O.
+                    let row = unsafe {
+                        std::slice::from_raw_parts_mut(
+                            row_buf.as_mut_ptr() as *mut MaybeUninit<O>,
+                            cols,
+                        )
+                    };
+                    run(row, p, s);
+                    let bytes = cols * std::mem::size_of::<O>();
+                    // SAFETY: as above; the row buffer was written by `run`.
+                    unsafe { stream::copy(dst as *mut u8, row.as_ptr() as *const u8, bytes) };
+                } else {
+                    run(unsafe { std::slice::from_raw_parts_mut(dst, cols) }, p, s);
+                }
+            }
+            if streamed {
+                stream::fence();
             }
             Ok(())
         },

@@ -20,6 +20,7 @@ mod drive;
 mod gather;
 mod maps;
 mod plan;
+pub(crate) mod stream;
 #[cfg(test)]
 mod tests;
 mod tiling;

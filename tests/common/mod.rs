@@ -1,0 +1,50 @@
+//! What the peak-memory tests share: running `xlet` on a program fed through
+//! stdin, and the peak resident size of the children waited for.
+//!
+//! Each peak test is a test binary of its own (one test per file): the kernel
+//! reports one peak over every child a process has waited for, so two tests in
+//! one binary would see each other's peaks.
+
+#![allow(dead_code)] // each test binary uses part of this
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `xlet` with `args`, `src` on its stdin (fed from a thread, so a big
+/// program cannot fill the pipe while xlet writes), and asserts exit code 0.
+/// Returns the wall time.
+pub fn run_xlet(args: &[&str], src: String) -> Duration {
+    let t = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xlet starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(src.as_bytes());
+    });
+    let out = child.wait_with_output().expect("xlet runs");
+    let _ = feeder.join();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    t.elapsed()
+}
+
+/// The largest resident size, in KiB, of any child this process has waited for.
+#[cfg(target_os = "linux")]
+pub fn children_peak_kib() -> usize {
+    // SAFETY: getrusage fills the struct it is given.
+    unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut u);
+        u.ru_maxrss as usize
+    }
+}
