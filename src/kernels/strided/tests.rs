@@ -186,13 +186,21 @@ fn read_order_visits_every_block_once() {
     let row_major = Tiling::new(&dims, &[&strides], &[4]).unwrap();
     let mut read = Tiling::new(&dims, &[&strides], &[4]).unwrap();
     read.visit_in_read_order();
-    // j (the operand's contiguous dimension) varies right after i.
+    // j (the operand's contiguous dimension) varies first.
     assert_eq!(read.order[0], read.j);
     let (a, b) = (blocks(&row_major), blocks(&read));
     assert_eq!(a, b);
     let mut outs: Vec<usize> = a.iter().map(|x| x.0).collect();
     outs.dedup();
     assert_eq!(outs.len(), a.len(), "a block visited twice");
+    // Beside an operand read in place along i, i stays first.
+    let rank2 = [&[1isize, 4096][..], &[4096, 1][..]];
+    let mut t = Tiling::new(&[4096, 4096], &rank2, &[4, 4]).unwrap();
+    t.visit_in_read_order();
+    assert_eq!(t.order[0], t.i);
+    let mut t = Tiling::new(&[4096, 4096], &rank2[..1], &[4]).unwrap();
+    t.visit_in_read_order();
+    assert_eq!(t.order, [t.j, t.i]);
 }
 
 #[test]

@@ -25,8 +25,8 @@ pub(crate) struct Tiling {
     pub(super) ti: usize,
     pub(super) nbj: usize,
     pub(super) nbi: usize,
-    /// The dimensions other than `i` from the fastest-varying to the slowest
-    /// in the sequence of blocks (`i` varies fastest of all).
+    /// The dimensions from the fastest-varying to the slowest in the sequence
+    /// of blocks (by default the output's row-major order: `i` first).
     pub(super) order: Vec<usize>,
     /// The operand with the largest inner stride (the one `j` was chosen for).
     worst: usize,
@@ -64,7 +64,7 @@ impl Tiling {
             return None;
         }
         let (tj, ti) = tile_shape(dims[j], dims[i]);
-        let order: Vec<usize> = (0..i).rev().collect();
+        let order: Vec<usize> = (0..k).rev().collect();
         let mut out_strides = vec![1usize; k];
         for d in (0..k - 1).rev() {
             out_strides[d] = out_strides[d + 1] * dims[d + 1];
@@ -95,19 +95,29 @@ impl Tiling {
     }
 
     /// Visits the blocks so that each continues the previous one's reads of the
-    /// worst operand: after `i`, the dimensions vary in the order of that
-    /// operand's strides, smallest first (so `j` next), instead of in the
-    /// output's row-major order. Each column a block reads then goes on where
-    /// the same column of the previous block stopped, so the hardware
+    /// worst operand: the dimensions vary in the order of that operand's
+    /// strides, smallest first (so `j` first), instead of in the output's
+    /// row-major order (`i` first). Each column a block reads then goes on
+    /// where the same column of the previous block stopped, so the hardware
     /// prefetcher follows the reads. The writes jump instead, which costs little
     /// when they are streaming stores (`stream`): those do not read the lines
     /// they write. With streaming stores, f32[64x64x64x64] transposed by
-    /// {3,2,1,0} went from 19.4 to 13.0 ms on Zen 1 (spec/performance.md §6.4).
+    /// {3,2,1,0} went from 19.4 to 13.0 ms on Zen 1, and the `Add` of two
+    /// transposed f32[4096x4096] from 27 to 19 ms (spec/performance.md §6.4).
     pub(crate) fn visit_in_read_order(&mut self) {
+        // An operand read in place along `i` (contiguous, say, beside a
+        // transposed one) is read like the output is written: moving `i` from
+        // first place would break its reads (`Add(Y, Transpose(Z))` went from
+        // 22 to 34 ms). Then `i` stays first and only the rest is reordered.
+        let i_first =
+            (0..self.strides.len()).any(|o| !self.needs_buffer(o) && self.strides[o][self.i] != 0);
+        let rest = if i_first { 1 } else { 0 };
         let st = &self.strides[self.worst];
         // A stable sort: dimensions the worst operand broadcasts (stride 0) come
         // first, in their row-major order.
-        self.order.sort_by_key(|&d| st[d].unsigned_abs());
+        if let Some(dims) = self.order.get_mut(rest..) {
+            dims.sort_by_key(|&d| st[d].unsigned_abs());
+        }
     }
 
     /// Whether operand `o` is copied into a tile buffer (else read in place).
@@ -147,7 +157,7 @@ impl Tiling {
         let mut out_off = 0usize;
         offs.fill(0);
         let (mut rows, mut cols) = (1, 1);
-        for &d in std::iter::once(&self.i).chain(&self.order) {
+        for &d in &self.order {
             let (count, step) = if d == self.i {
                 (self.nbi, self.ti)
             } else if d == self.j {
