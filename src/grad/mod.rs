@@ -18,6 +18,7 @@ pub mod reduce;
 pub mod rule;
 pub mod structural;
 pub mod trip_count;
+pub mod while_loop;
 pub mod window;
 
 use crate::ast::Span;
@@ -107,8 +108,9 @@ struct Node {
     span: Span,
     /// Whether it depends on a parameter being differentiated (forward activity).
     fwd: bool,
-    /// A scalar integer literal's value (a While counter's start).
-    int: Option<i64>,
+    /// What the program knows of its value before it runs (a While's trip
+    /// count is found from the initial state's, `trip_count`).
+    known: trip_count::Partial,
 }
 
 impl Node {
@@ -176,7 +178,7 @@ pub fn vjp_source(
             kind: Kind::Param(i),
             span: f.span.clone(),
             fwd: wanted(i),
-            int: None,
+            known: trip_count::Partial::Unknown,
         });
     }
     for (slot, e) in &f.body {
@@ -510,7 +512,9 @@ impl<'f> Lin<'f> {
         if let ExprKind::Op { kernel, .. } = &e.kind {
             if let Some(parts) = kernel.while_loop() {
                 if ids.iter().any(|&a| self.nodes[a].fwd) && is_float(&e.ty) {
-                    return self.unroll(parts, ids[0], name, e, g, taken, depth);
+                    if let Some(id) = self.unroll(parts, ids[0], name.clone(), e, g, taken, depth)? {
+                        return Ok(id);
+                    }
                 }
             }
         }
@@ -565,13 +569,29 @@ impl<'f> Lin<'f> {
     }
 
     fn push(&mut self, text: String, e: &Expr, kind: Kind) -> usize {
+        use trip_count::Partial;
+        let of = |id: &usize| {
+            self.nodes
+                .get(*id)
+                .map_or(Partial::Unknown, |n| n.known.clone())
+        };
+        let known = match (&kind, &e.kind) {
+            (Kind::Leaf, ExprKind::Const(v)) => trip_count::constant(v),
+            (Kind::Alias([a]), _) => of(a),
+            (Kind::Tuple(ids), _) => Partial::Tuple(ids.iter().map(of).collect()),
+            (Kind::Op { name, kernel, args }, _) => {
+                let a: Vec<Partial> = args.iter().map(of).collect();
+                trip_count::apply(name, kernel.as_ref(), &e.ty, &a)
+            }
+            _ => Partial::Unknown,
+        };
         let node = Node {
             text,
             ty: e.ty.clone(),
             kind,
             span: e.span.clone(),
             fwd: false,
-            int: trip_count::literal_int(e),
+            known,
         };
         let fwd = is_float(&node.ty)
             && !matches!(node.kind, Kind::Leaf)
@@ -580,19 +600,12 @@ impl<'f> Lin<'f> {
         self.nodes.len() - 1
     }
 
-    /// The literal integer a node is, through `let` aliases.
-    fn int_of(&self, mut id: usize) -> Option<i64> {
-        for _ in 0..self.nodes.len() {
-            match &self.nodes[id].kind {
-                Kind::Alias([a]) => id = *a,
-                _ => return self.nodes[id].int,
-            }
-        }
-        None
-    }
-
-    /// A While whose state depends on a differentiated parameter, written out
-    /// iteration by iteration: its body inlined (or called) once per trip.
+    /// A While whose state depends on a differentiated parameter and whose
+    /// trip count the program fixes (`trip_count`), written out iteration by
+    /// iteration: its body inlined (or called) once per trip. `None` (nothing
+    /// written) when the trip count depends on data or the loop is too long to
+    /// write out: the While's own rule then records and replays it
+    /// (`while_loop`).
     #[allow(clippy::too_many_arguments)]
     fn unroll(
         &mut self,
@@ -603,26 +616,13 @@ impl<'f> Lin<'f> {
         g: &mut Generated,
         taken: &dyn Fn(&str) -> bool,
         depth: usize,
-    ) -> Result<usize, GradError> {
-        let items: Vec<usize> = match &self.nodes[init].kind {
-            Kind::Tuple(ids) => ids.clone(),
-            _ => vec![],
-        };
-        let start = |k: usize| items.get(k).and_then(|&id| self.int_of(id));
-        let trips = trip_count::trip_count(cond, body, &start)
-            .map_err(|m| GradError::at(format!("While: {m}"), &e.span))?;
-        let too_big = || {
-            GradError::at(
-                format!(
-                    "While: writing its {trips} iterations out for the gradient would take more than {UNROLLED_NODES} steps (each iteration's ops, one by one); a loop with fewer iterations or a smaller body can be differentiated"
-                ),
-                &e.span,
-            )
+    ) -> Result<Option<usize>, GradError> {
+        let trips = match trip_count::trip_count(cond, body, self.nodes[init].known.clone()) {
+            Ok(t) if t.saturating_mul(body.body.len() + 1) <= UNROLLED_NODES => t,
+            _ => return Ok(None),
         };
         let first = self.nodes.len();
-        if trips.saturating_mul(body.body.len() + 1) > UNROLLED_NODES {
-            return Err(too_big());
-        }
+        let lines_at = self.w.lines.len();
         let inline =
             !body.text.is_empty() && !reads_globals(body, &mut std::collections::HashSet::new());
         if !inline && is_float(&e.ty) {
@@ -631,7 +631,11 @@ impl<'f> Lin<'f> {
         let mut state = init;
         for t in 1..=trips {
             if self.nodes.len() - first > UNROLLED_NODES || self.nodes.len() > INLINE_NODES {
-                return Err(too_big());
+                // Its calls made the loop too long after all: undo, and leave
+                // it to the While's own rule.
+                self.nodes.truncate(first);
+                self.w.lines.truncate(lines_at);
+                return Ok(None);
             }
             self.w
                 .comment(&format!("While, iteration {t} of {trips}: `{}`", body.name));
@@ -651,13 +655,13 @@ impl<'f> Lin<'f> {
                 )
             };
         }
-        Ok(match name {
+        Ok(Some(match name {
             Some(n) => {
                 self.w.bind_named(&n, self.nodes[state].text.clone());
                 self.push(n, e, Kind::Alias([state]))
             }
             None => state,
-        })
+        }))
     }
 
     fn text_of(&self, span: &Span) -> Result<&str, GradError> {

@@ -189,3 +189,15 @@ pub fn dynamic_update_slice(cx: &mut RuleCx) -> Result<(), NoRule> {
     cx.send(1, format!("DynamicSlice({c}, {s}, {})", brace(&u.dims)));
     Ok(())
 }
+
+/// `Select(p, a, b)` with a scalar `p`, which picks `a` or `b` whole (arrays
+/// or tuples): the cotangent goes whole to the operand picked, zeros to the
+/// other. `p` is pred and receives nothing.
+pub fn whole_select(cx: &mut RuleCx) -> Result<(), NoRule> {
+    let p = cx.arg(0)?.name.clone();
+    let z = zeros(&cx.out.ty);
+    let c = cx.ct.name.clone();
+    cx.send(1, format!("Select({p}, {c}, {z})"));
+    cx.send(2, format!("Select({p}, {z}, {c})"));
+    Ok(())
+}

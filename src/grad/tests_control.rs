@@ -173,17 +173,200 @@ fn while_rules() {
     );
 }
 
-/// A While whose trip count depends on data is rejected, naming the op.
+/// The generated source of `f`'s gradient (`src` defines `f`).
+fn gradient_text(src: &str) -> String {
+    let mut s = Session::new(Limits::default());
+    s.run(src, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{src}\n{:?}", f.diags));
+    s.gradient_source("f").unwrap_or_else(|m| panic!("{src}\n{m}"))
+}
+
+/// `check`s `src` and that its While was written out in exactly `trips`
+/// iterations (not left to the data-dependent rule, which would give the same
+/// values: this is what tells the two apart).
+fn written_out(src: &str, trips: usize) {
+    check(src);
+    let text = gradient_text(src);
+    assert!(
+        text.contains(&format!("iteration {trips} of {trips}:"))
+            && !text.contains("_record")
+            && !text.contains(&format!("iteration {} of", trips + 1)),
+        "{src}\nexpected {trips} iterations written out:\n{text}"
+    );
+}
+
+/// The trip count is found on the checked program, by what the counter
+/// computes: issue 20's program (explicit `Tuple`, `Add` and typed literals),
+/// a counter in another position compared with the literal on the left, the
+/// lower-case `add` alias, bounds and steps through `let`s and folded
+/// arithmetic, decrements with `Ge`, `Ne` and `Le`, and a counter that doubles.
 #[test]
-fn while_without_fixed_trip_count() {
+fn while_trip_count_by_meaning() {
+    let sum = "Reduce(GetTupleElement(w, 1), 0.0, add, {0})";
+    // Issue 20, exactly as reported (f32): 3 doublings of x, so d/dx sum(8x) = 8.
+    let issue = "comp cond(t: (s32, f32[3])) -> pred { Lt(GetTupleElement(t, 0), s32 3) }
+         comp body(t: (s32, f32[3])) -> (s32, f32[3]) {
+           let i = GetTupleElement(t, 0)
+           Tuple(Add(i, s32 1), Mul(GetTupleElement(t, 1), f32 2))
+         }
+         comp f(x: f32[3]) -> f32 { Reduce(GetTupleElement(While(cond, body, Tuple(s32 0, x)), 1), f32 0, add, {0}) }";
+    let mut s = Session::new(Limits::default());
+    s.run(
+        &format!("{issue}\nthen Grad(f, f32[3] {{1, 2, 3}}) == f32[3] {{8, 8, 8}}"),
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    assert!(gradient_text(issue).contains("iteration 3 of 3:"));
+
+    let step = "Sin(x) * 1.5 + x * x * 0.25";
+    // The counter second, the literal on the left, `add` in lower case.
+    written_out(
+        &format!(
+            "comp more(t: (f64[3], s32)) -> pred {{ Gt(s32 4, GetTupleElement(t, 1)) }}
+             comp step(t: (f64[3], s32)) -> (f64[3], s32) {{
+               let x = GetTupleElement(t, 0)
+               Tuple({step}, add(s32 1, GetTupleElement(t, 1)))
+             }}
+             comp f(x: f64[3]) -> f64 {{ let w = While(more, step, Tuple(x, s32 0)); Reduce(GetTupleElement(w, 0), 0.0, add, {{0}}) }}"
+        ),
+        4,
+    );
+    // Start, bound and step folded from `let`s and arithmetic; counting down.
+    for (cond, trips) in [
+        ("Ge(i, lo)", 3), // 5, 4, 3
+        ("Ne(i, lo)", 2), // 5, 4
+        ("Le(lo, i)", 3),
+        ("Gt(i, Sub(lo, s32 1))", 3),
+    ] {
+        written_out(
+            &format!(
+                "comp more(t: (s32, f64[3])) -> pred {{ let i = GetTupleElement(t, 0); let lo = s32 6 - s32 3; {cond} }}
+                 comp step(t: (s32, f64[3])) -> (s32, f64[3]) {{
+                   let x = GetTupleElement(t, 1)
+                   let one = s32 2 - s32 1
+                   (Sub(GetTupleElement(t, 0), one), {step})
+                 }}
+                 comp f(x: f64[3]) -> f64 {{ let n = s32 2 + s32 3; let s = Tuple(n, x); let w = While(more, step, s); {sum} }}"
+            ),
+            trips,
+        );
+    }
+    // A counter that doubles: 1, 2, 4, ..., 64 (7 iterations below 100).
+    written_out(
+        &format!(
+            "comp more(t: (s32, f64[3])) -> pred {{ GetTupleElement(t, 0) < 100 }}
+             comp step(t: (s32, f64[3])) -> (s32, f64[3]) {{
+               let x = GetTupleElement(t, 1)
+               (Mul(GetTupleElement(t, 0), s32 2), Tanh(x) + x * 0.5)
+             }}
+             comp f(x: f64[3]) -> f64 {{ let w = While(more, step, (1, x)); {sum} }}"
+        ),
+        7,
+    );
+}
+
+/// A While whose trip count depends on data: recorded and replayed. Doubling
+/// x until it reaches 100 (a state of one array, no counter); a tuple state
+/// whose condition reads the float data; one that also carries an integer the
+/// body reads; and one that never runs (its gradient is the identity).
+#[test]
+fn while_data_dependent() {
+    check(
+        "comp more(x: f64) -> pred { Lt(x, 100.0) }
+         comp step(x: f64) -> f64 { x * 2.0 }
+         comp f(x: f64) -> f64 { While(more, step, x) * x }",
+    );
+    check(
+        "comp more(s: (s32, f64[3])) -> pred { Lt(Reduce(GetTupleElement(s, 1), 0.0, add, {0}), 40.0) }
+         comp step(s: (s32, f64[3])) -> (s32, f64[3]) {
+           let x = GetTupleElement(s, 1)
+           let k = ConvertElementType(GetTupleElement(s, 0), f64)
+           (GetTupleElement(s, 0) + 1, x * 1.25 + Sin(x) * k + 0.5)
+         }
+         comp f(x: f64[3], y: f64[3]) -> f64 { Reduce(GetTupleElement(While(more, step, (0, x * y)), 1) * y, 0.0, add, {0}) }",
+    );
+    let text = gradient_text(
+        "comp more(x: f64) -> pred { Lt(x, 100.0) }
+         comp step(x: f64) -> f64 { x * 2.0 }
+         comp f(x: f64) -> f64 { While(more, step, x) }",
+    );
+    for part in ["comp more_record(", "comp step_record(", "comp step_back(", "comp step_again("] {
+        assert!(text.contains(part), "{part}\n{text}");
+    }
+    let mut s = Session::new(Limits::default());
+    s.run(
+        "comp more(x: f32) -> pred { Lt(x, 100.0) }
+         comp step(x: f32) -> f32 { x * 2.0 }
+         comp f(x: f32) -> f32 { While(more, step, x) }
+         then Grad(f, f32 3.0) == f32 64.0
+         then Grad(f, f32 1.5) == f32 128.0
+         then Grad(f, f32 200.0) == f32 1.0",
+        &mut Quiet,
+    )
+    .unwrap_or_else(|f| panic!("{:?}", f.diags));
+}
+
+/// The stack's slots: as many states as fit in `STACK_BYTES`, at least one.
+#[test]
+fn while_stack_slots() {
+    use super::while_loop::{MAX_SLOTS, STACK_BYTES, slots};
+    assert_eq!(slots(12), MAX_SLOTS);
+    assert_eq!(slots(0), MAX_SLOTS);
+    assert_eq!(slots(STACK_BYTES / 10), 10);
+    assert_eq!(slots(STACK_BYTES + 1), 1);
+}
+
+/// A state too large to stack every iteration of: an inactive f32[1024x1024]
+/// (4 MiB, so 15 slots) carried along, and 20 iterations, the last 5 of whose
+/// states are replayed from the 15th.
+#[test]
+fn while_data_dependent_past_the_stack() {
+    let src = "comp more(s: (f64[2], f32[1024x1024])) -> pred { Lt(Reduce(GetTupleElement(s, 0), 0.0, add, {0}), 2.0e6) }
+         comp step(s: (f64[2], f32[1024x1024])) -> (f64[2], f32[1024x1024]) {
+           let x = GetTupleElement(s, 0)
+           (x * 2.0 + Sin(x), GetTupleElement(s, 1))
+         }
+         comp f(x: f64[2]) -> f64 {
+           let w = While(more, step, (x, Broadcast(f32 0, {1024, 1024})))
+           Reduce(GetTupleElement(w, 0), 0.0, add, {0})
+         }";
+    check(src);
+    let text = gradient_text(src);
+    assert!(text.contains("f32[16x1024x1024]"), "{text}");
+}
+
+/// A loop too long to write out (40000 iterations of a 3-binding body) is
+/// recorded and replayed instead.
+#[test]
+fn while_too_long_to_write_out_is_recorded() {
+    let src = "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 0), 40000) }
+         comp step(s: (s32, f64)) -> (s32, f64) {
+           let x = GetTupleElement(s, 1)
+           let a = Sin(x)
+           let b = a * 0.0001
+           (GetTupleElement(s, 0) + 1, x + b)
+         }
+         comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }";
+    check(src);
+    let text = gradient_text(src);
+    assert!(text.contains("step_record") && !text.contains("iteration 1 of"), "{text}");
+}
+
+/// Where a stacked gradient cannot be written: a data-dependent loop whose
+/// state has a tuple inside.
+#[test]
+fn while_data_dependent_nested_state() {
     let msg = grad_error(
-        "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 1), 10.0) }
-         comp step(s: (s32, f64)) -> (s32, f64) { (GetTupleElement(s, 0) + 1, GetTupleElement(s, 1) * 2.0) }
-         comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }
+        "comp more(s: (s32, (f64, f64))) -> pred { Lt(GetTupleElement(GetTupleElement(s, 1), 0), 10.0) }
+         comp step(s: (s32, (f64, f64))) -> (s32, (f64, f64)) {
+           let p = GetTupleElement(s, 1)
+           (GetTupleElement(s, 0) + 1, (GetTupleElement(p, 0) * 2.0, GetTupleElement(p, 1)))
+         }
+         comp f(x: f64) -> f64 { GetTupleElement(GetTupleElement(While(more, step, (0, (x, x))), 1), 0) }
          let g = Grad(f, f64 1.5)",
     );
     assert!(
-        msg.contains("C5") && msg.contains("While") && msg.contains("trip count"),
+        msg.contains("C5") && msg.contains("While") && msg.contains("tuple inside"),
         "{msg}"
     );
     // An inactive While (it does not depend on x) needs no rule at all.
@@ -198,19 +381,25 @@ fn while_without_fixed_trip_count() {
     .unwrap_or_else(|f| panic!("{:?}", f.diags));
 }
 
-/// A loop too long to write out is rejected before the program is generated.
+/// Select with a scalar pred picks a whole operand (an array, or a tuple):
+/// each branch taken.
 #[test]
-fn while_too_long_to_write_out() {
-    let msg = grad_error(
-        "comp more(s: (s32, f64)) -> pred { Lt(GetTupleElement(s, 0), 60000) }
-         comp step(s: (s32, f64)) -> (s32, f64) { (GetTupleElement(s, 0) + 1, Sin(Sin(Sin(GetTupleElement(s, 1))))) }
-         comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }
-         let g = Grad(f, f64 1.5)",
-    );
-    assert!(
-        msg.contains("C5") && msg.contains("60000 iterations"),
-        "{msg}"
-    );
+fn select_scalar_pred_rule() {
+    for bound in ["1.0", "10.0"] {
+        check(&format!(
+            "comp f(x: f64[3], y: f64[3]) -> f64 {{
+               let p = Gt(Reduce(x, 0.0, add, {{0}}), {bound})
+               Reduce(Tanh(Select(p, x * y, y)), 0.0, add, {{0}})
+             }}"
+        ));
+        check(&format!(
+            "comp f(x: f64[3], y: f64) -> f64 {{
+               let p = Lt(y, {bound})
+               let t = Select(p, (x, y * y), (Sin(x), y))
+               Reduce(GetTupleElement(t, 0), 0.0, add, {{0}}) * GetTupleElement(t, 1)
+             }}"
+        ));
+    }
 }
 
 /// BatchNormTraining with all three results used (so the statistics'

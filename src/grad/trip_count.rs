@@ -1,138 +1,221 @@
-//! A While loop's trip count, when the program fixes it (spec/grad.md §4.5):
-//! the state is a tuple, one element `k` of it is an integer counter that starts
-//! at a literal, the condition compares it with a literal, and the body adds a
-//! literal to it. Differentiating writes such a loop out iteration by
-//! iteration; any other While is rejected with the reason.
+//! A While loop's trip count, when the program fixes it (spec/grad.md §4.5).
+//!
+//! The count is found by *running* the loop on what the program knows before
+//! it runs: each value of the checked program is folded to a constant where
+//! its operands are constants (`Partial::Known`), and is `Unknown` where it
+//! depends on a parameter or on anything else that is only known at run time.
+//! The condition and the body are evaluated on the partial state, iteration by
+//! iteration, with the checked ops' own kernels: a counter is recognised by
+//! what it computes, not by how it is spelled (`Add(i, s32 1)`, `i + 1`,
+//! `add(1, i)`, a decrement, a constant bound through `let`s or folded from
+//! arithmetic, any tuple position, any comparison). When every condition of
+//! the run is known, the trip count is fixed and the loop can be written out;
+//! when one is not, the trip count depends on data and the While's own rule
+//! applies (`grad::while_loop`).
 
-use crate::ir::{Comp, Expr, ExprKind};
-use crate::value::Value;
+use crate::ir::{Comp, EvalCx, Expr, ExprKind, Kernel, KernelError};
+use crate::types::Type;
+use crate::value::{Array, Value};
 
 /// The loops unrolled for a gradient run at most this many iterations.
 pub const MAX_TRIPS: usize = 1 << 16;
 
-/// `e` with locals followed to the expressions they are bound to.
-fn resolve<'c>(c: &'c Comp, mut e: &'c Expr) -> &'c Expr {
-    for _ in 0..=c.body.len() {
-        let ExprKind::Local(s) = &e.kind else {
-            return e;
-        };
-        match c.body.iter().find(|(slot, _)| slot == s) {
-            Some((_, b)) => e = b,
-            None => return e,
+/// Folding computes values of at most this many elements (a counter, a bound,
+/// a small index vector): every allocation it makes is this small.
+const SMALL: usize = 64;
+
+/// Folding the loop evaluates at most this many expression nodes in all (an
+/// unrolled loop may have at most 2^17 of them anyway).
+pub const FUEL: usize = 1 << 20;
+
+/// What the program knows of a value before it runs.
+#[derive(Clone, Debug)]
+pub enum Partial {
+    Unknown,
+    Known(Value),
+    /// A tuple some of whose elements are known.
+    Tuple(Vec<Partial>),
+}
+
+impl Partial {
+    /// Element `k` of a tuple.
+    pub fn item(&self, k: usize) -> Partial {
+        match self {
+            Partial::Known(Value::Tuple(items)) => items
+                .get(k)
+                .cloned()
+                .map_or(Partial::Unknown, Partial::Known),
+            Partial::Tuple(items) => items.get(k).cloned().unwrap_or(Partial::Unknown),
+            _ => Partial::Unknown,
         }
     }
-    e
+
+    fn known(&self) -> Option<Value> {
+        match self {
+            Partial::Known(v) => Some(v.clone()),
+            Partial::Tuple(items) => Some(Value::Tuple(
+                items
+                    .iter()
+                    .map(Partial::known)
+                    .collect::<Option<Vec<_>>>()?
+                    .into(),
+            )),
+            Partial::Unknown => None,
+        }
+    }
+
+    /// The value of a known `pred` scalar.
+    fn truth(&self) -> Option<bool> {
+        match self.known()? {
+            Value::Array(Array::Pred(p)) if p.len() == 1 => p.iter().next().copied(),
+            _ => None,
+        }
+    }
 }
 
-/// The integer value of a scalar literal.
-pub fn literal_int(e: &Expr) -> Option<i64> {
-    let ExprKind::Const(Value::Array(a)) = &e.kind else {
-        return None;
-    };
-    if !a.dims().is_empty() || !a.elem().is_int() {
-        return None;
+/// A constant of the program, kept when it is small.
+pub fn constant(v: &Value) -> Partial {
+    if small_value(v) {
+        Partial::Known(v.clone())
+    } else {
+        Partial::Unknown
     }
-    let v = *a.to_vec::<f64>().first()?;
-    (v.abs() < 9e15).then_some(v as i64)
 }
 
-/// `GetTupleElement(param, k)` of the comp's only parameter: `k`.
-fn counter_read(c: &Comp, e: &Expr) -> Option<usize> {
-    let e = resolve(c, e);
-    let ExprKind::Op { kernel, args, .. } = &e.kind else {
-        return None;
-    };
-    let k = kernel.tuple_index()?;
-    let inner = resolve(c, args.first()?);
-    matches!(inner.kind, ExprKind::Local(0)).then_some(k)
+fn small_value(v: &Value) -> bool {
+    match v {
+        Value::Array(a) => a.len() <= SMALL,
+        Value::Tuple(items) => items.len() <= SMALL && items.iter().all(small_value),
+    }
 }
 
-/// The comparison: the counter's element, the op (written counter first) and
-/// the literal bound.
-fn condition(cond: &Comp) -> Option<(usize, &'static str, i64)> {
-    let e = resolve(cond, &cond.result);
-    let ExprKind::Op { name, args, .. } = &e.kind else {
-        return None;
-    };
-    let [a, b] = &args[..] else { return None };
-    let flip = |op: &'static str| match op {
-        "Lt" => "Gt",
-        "Gt" => "Lt",
-        "Le" => "Ge",
-        "Ge" => "Le",
-        other => other,
-    };
-    if !matches!(*name, "Lt" | "Le" | "Gt" | "Ge" | "Ne") {
-        return None;
-    }
-    if let (Some(k), Some(n)) = (counter_read(cond, a), literal_int(resolve(cond, b))) {
-        return Some((k, name, n));
-    }
-    let (k, n) = (counter_read(cond, b)?, literal_int(resolve(cond, a))?);
-    Some((k, flip(name), n))
+fn small(ty: &Type) -> bool {
+    ty.as_array()
+        .and_then(|a| a.num_elements())
+        .is_some_and(|n| n <= SMALL)
 }
 
-/// The literal the body adds to element `k`.
-fn step(body: &Comp, k: usize) -> Option<i64> {
-    let ExprKind::Tuple(items) = &resolve(body, &body.result).kind else {
-        return None;
-    };
-    let e = resolve(body, items.get(k)?);
-    let ExprKind::Op { name, args, .. } = &e.kind else {
-        return None;
-    };
-    let [a, b] = &args[..] else { return None };
-    let sign = match *name {
-        "Add" => 1,
-        "Sub" => -1,
-        _ => return None,
-    };
-    if counter_read(body, a) == Some(k) {
-        return literal_int(resolve(body, b)).map(|s| sign * s);
+/// Folding never calls a computation (calls are folded by `call`).
+struct NoCalls;
+
+impl EvalCx for NoCalls {
+    fn call_comp(&self, _: &Comp, _: &[Value]) -> Result<Value, KernelError> {
+        Err(KernelError::new("internal", "folding calls no computation"))
     }
-    if sign == 1 && counter_read(body, b) == Some(k) {
-        return literal_int(resolve(body, a));
-    }
-    None
 }
 
-/// How many times the body runs, given the literal each state element starts
-/// at (`start(k)`, `None` where it is not a literal).
-pub fn trip_count(
-    cond: &Comp,
-    body: &Comp,
-    start: &dyn Fn(usize) -> Option<i64>,
-) -> Result<usize, String> {
-    let shape = "a gradient through While needs a trip count the program fixes: a state tuple whose element k starts at a literal, a condition `Lt(GetTupleElement(s, k), N)` (or Le, Gt, Ge, Ne) with a literal N, and a body that adds a literal to element k";
-    let Some((k, op, n)) = condition(cond) else {
-        return Err(format!("{shape}; this condition is not such a comparison"));
+/// Whether folding may run this op: it is a function of its operands alone
+/// (no draw, no feed, no collective) and cheap on small values.
+fn foldable(name: &str, kernel: &dyn Kernel) -> bool {
+    kernel.as_elementwise().is_some()
+        || matches!(
+            name,
+            "Select" | "Reshape" | "Broadcast" | "BroadcastInDim" | "ConvertElementType" | "Clamp"
+        )
+}
+
+/// The partial value of op `name` (result type `ty`) on partial operands.
+pub fn apply(name: &str, kernel: &dyn Kernel, ty: &Type, args: &[Partial]) -> Partial {
+    if name == "Tuple" {
+        return Partial::Tuple(args.to_vec());
+    }
+    if let Some(k) = kernel.tuple_index() {
+        return args.first().map_or(Partial::Unknown, |a| a.item(k));
+    }
+    // A known scalar pred picks one operand whole, known or not.
+    if name == "Select" {
+        if let (Some(p), [_, a, b]) = (args.first().and_then(Partial::truth), args) {
+            let scalar_pred = matches!(args.first(), Some(Partial::Known(Value::Array(x))) if x.dims().is_empty());
+            if scalar_pred {
+                return if p { a.clone() } else { b.clone() };
+            }
+        }
+    }
+    if !small(ty) || !foldable(name, kernel) {
+        return Partial::Unknown;
+    }
+    let Some(vals) = args.iter().map(Partial::known).collect::<Option<Vec<_>>>() else {
+        return Partial::Unknown;
     };
-    let Some(s) = step(body, k) else {
-        return Err(format!(
-            "{shape}; this body does not add a literal to element {k}"
-        ));
+    kernel
+        .run(&vals, &NoCalls)
+        .map_or(Partial::Unknown, Partial::Known)
+}
+
+/// Folding `c(args)`: each binding in turn, then the result. `fuel` counts
+/// the nodes evaluated; when it runs out everything is `Unknown`.
+pub fn call(c: &Comp, args: Vec<Partial>, depth: usize, fuel: &mut usize) -> Partial {
+    if depth > crate::check::MAX_DEPTH {
+        return Partial::Unknown;
+    }
+    let mut slots = vec![Partial::Unknown; c.slots.max(args.len())];
+    for (slot, a) in slots.iter_mut().zip(args) {
+        *slot = a;
+    }
+    for (slot, e) in &c.body {
+        let v = expr(e, &slots, depth, fuel);
+        if let Some(s) = slots.get_mut(*slot) {
+            *s = v;
+        }
+    }
+    expr(&c.result, &slots, depth, fuel)
+}
+
+fn expr(e: &Expr, slots: &[Partial], depth: usize, fuel: &mut usize) -> Partial {
+    if *fuel == 0 || depth > crate::check::MAX_DEPTH {
+        return Partial::Unknown;
+    }
+    *fuel -= 1;
+    let all = |args: &[Expr], fuel: &mut usize| -> Vec<Partial> {
+        args.iter()
+            .map(|a| expr(a, slots, depth + 1, fuel))
+            .collect()
     };
-    let Some(mut i) = start(k) else {
-        return Err(format!(
-            "{shape}; element {k} of the initial state is not a literal"
-        ));
-    };
-    let holds = |i: i64| match op {
-        "Lt" => i < n,
-        "Le" => i <= n,
-        "Gt" => i > n,
-        "Ge" => i >= n,
-        _ => i != n,
-    };
+    match &e.kind {
+        ExprKind::Const(v) => constant(v),
+        ExprKind::Global(_) => Partial::Unknown,
+        ExprKind::Local(s) => slots.get(*s).cloned().unwrap_or(Partial::Unknown),
+        ExprKind::Tuple(items) => Partial::Tuple(all(items, fuel)),
+        ExprKind::CallComp { comp, args } => {
+            let a = all(args, fuel);
+            call(comp, a, depth + 1, fuel)
+        }
+        ExprKind::Op { name, kernel, args } => {
+            let a = all(args, fuel);
+            match kernel.called_comp() {
+                Some(c) => call(c, a, depth + 1, fuel),
+                None => apply(name, kernel.as_ref(), &e.ty, &a),
+            }
+        }
+    }
+}
+
+/// How many times the body runs from the partial state `init`, when every
+/// condition along the way is known; else why not.
+pub fn trip_count(cond: &Comp, body: &Comp, init: Partial) -> Result<usize, String> {
+    let mut fuel = FUEL;
+    let mut state = init;
     let mut trips = 0;
-    while holds(i) {
+    loop {
+        match call(cond, vec![state.clone()], 0, &mut fuel).truth() {
+            Some(false) => return Ok(trips),
+            Some(true) => {}
+            None if fuel == 0 => {
+                return Err(format!(
+                    "after {trips} iterations, finding the trip count took more than {FUEL} steps"
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "the condition of iteration {} depends on values known only when the program runs",
+                    trips + 1
+                ));
+            }
+        }
         if trips >= MAX_TRIPS {
-            return Err(format!(
-                "this While runs more than {MAX_TRIPS} iterations (or never stops); a gradient writes every iteration out, and xlet stops at {MAX_TRIPS}"
-            ));
+            return Err(format!("the loop runs more than {MAX_TRIPS} iterations"));
         }
         trips += 1;
-        i = i.checked_add(s).ok_or("the While's counter overflows")?;
+        state = call(body, vec![state], 0, &mut fuel);
     }
-    Ok(trips)
 }

@@ -103,6 +103,9 @@ fn pick(e: ElemType) -> Arc<dyn ElementwiseFn> {
 struct WholeSelect;
 
 impl Kernel for WholeSelect {
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::structural::whole_select(cx)
+    }
     fn allocates(&self) -> bool {
         false // one of the operands itself
     }

@@ -73,6 +73,11 @@ impl Kernel for WhileKernel {
     fn while_loop(&self) -> Option<(&Arc<Comp>, &Arc<Comp>)> {
         Some((&self.cond, &self.body))
     }
+    /// Reached only when the trip count depends on data (a fixed one is
+    /// written out iteration by iteration instead, spec/grad.md §4.5).
+    fn vjp(&self, cx: &mut crate::grad::rule::RuleCx) -> Result<(), crate::grad::rule::NoRule> {
+        crate::grad::while_loop::rule(cx, &self.cond, &self.body)
+    }
     fn computations(&self) -> Vec<Arc<Comp>> {
         vec![self.cond.clone(), self.body.clone()]
     }
