@@ -306,6 +306,24 @@ fn while_data_dependent() {
     .unwrap_or_else(|f| panic!("{:?}", f.diags));
 }
 
+/// spec/grad.md §4.5 shows what `xlet grad` prints for a loop whose trip
+/// count depends on data; it is exactly what is generated.
+#[test]
+fn while_data_dependent_source() {
+    let spec = include_str!("../../spec/grad.md");
+    let at = spec
+        .find("double `x` until it\nreaches 100")
+        .expect("the example in spec/grad.md §4.5");
+    let start = spec[at..].find("```\n").map(|i| at + i + 4).expect("its code block");
+    let end = spec[start..].find("```").map(|i| start + i).expect("its end");
+    let text = gradient_text(
+        "comp more(x: f32) -> pred { Lt(x, 100.0) }
+         comp double(x: f32) -> f32 { x * 2.0 }
+         comp f(x: f32) -> f32 { While(more, double, x) }",
+    );
+    assert_eq!(text.trim_end(), spec[start..end].trim_end());
+}
+
 /// The stack's slots: as many states as fit in `STACK_BYTES`, at least one.
 #[test]
 fn while_stack_slots() {
@@ -321,7 +339,7 @@ fn while_stack_slots() {
 /// states are replayed from the 15th.
 #[test]
 fn while_data_dependent_past_the_stack() {
-    let src = "comp more(s: (f64[2], f32[1024x1024])) -> pred { Lt(Reduce(GetTupleElement(s, 0), 0.0, add, {0}), 2.0e6) }
+    let src = "comp more(s: (f64[2], f32[1024x1024])) -> pred { Lt(Reduce(GetTupleElement(s, 0), 0.0, add, {0}), 2000000.0) }
          comp step(s: (f64[2], f32[1024x1024])) -> (f64[2], f32[1024x1024]) {
            let x = GetTupleElement(s, 0)
            (x * 2.0 + Sin(x), GetTupleElement(s, 1))
