@@ -125,7 +125,10 @@ pub fn binary_shape(
             }
             return Err(d);
         }
-        Some(b) => check_map(op, b, lo.ty, hi.ty)?,
+        Some(b) => check_map(op, b, lo.ty, hi.ty).map_err(|d| match fit_help(op, lhs, rhs, lo, hi) {
+            Some(h) if lr != rr => d.with_help(h),
+            _ => d,
+        })?,
     };
 
     // Place the low-rank operand's sizes in the high rank, 1 elsewhere, then
@@ -163,6 +166,12 @@ pub fn binary_shape(
                     );
                 }
             }
+            // `Add(x, v, broadcast_dimensions={1})` with v's size at dimension 0.
+            if lr != rr {
+                if let Some(h) = fit_help(op, lhs, rhs, lo, hi) {
+                    diag = diag.with_help(h);
+                }
+            }
             return Err(diag.with_note(
                 "two sizes are compatible when they are equal or one of them is 1 (a degenerate dimension)",
             ));
@@ -179,6 +188,45 @@ pub fn binary_shape(
         lhs_map,
         rhs_map,
     })
+}
+
+/// The broadcast_dimensions that fit the lower-rank operand `lo` into `hi`
+/// (exact sizes first), as a corrected call.
+fn fit_help(op: &str, lhs: &Side, rhs: &Side, lo: &Side, hi: &Side) -> Option<String> {
+    let fits = fitting_maps(&lo.ty.dims, &hi.ty.dims);
+    let first = fits.first()?;
+    let list = |m: &Vec<usize>| {
+        m.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let sizes = first
+        .iter()
+        .enumerate()
+        .map(|(i, &d)| format!("size {} to dimension {d}", lo.ty.dims[i]))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut h = format!(
+        "broadcast_dimensions={{{}}} fits ({sizes} of {}): {op}({}, {}, broadcast_dimensions={{{}}})",
+        list(first),
+        hi.ty,
+        lhs.text,
+        rhs.text,
+        list(first)
+    );
+    if fits.len() > 1 {
+        h.push_str(&format!(
+            "; also {}",
+            fits[1..]
+                .iter()
+                .take(3)
+                .map(|m| format!("{{{}}}", list(m)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Some(h)
 }
 
 /// Validates a written broadcast_dimensions against the two ranks (C5).

@@ -135,6 +135,73 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         self.ck.src.get(span.clone()).unwrap_or("…")
     }
 
+    /// The positional argument `i` as written, without taking it (for
+    /// suggestions made before the rule reads its arguments).
+    pub fn peek(&self, i: usize) -> Option<&'a Expr> {
+        self.positional.get(i).copied()
+    }
+
+    /// The keyword argument `name` as written, without taking it.
+    pub fn peek_named(&self, name: &str) -> Option<&'a Expr> {
+        self.named
+            .iter()
+            .find(|(n, _)| n.name == name)
+            .map(|(_, e)| *e)
+    }
+
+    /// The call as written, with the positional arguments rearranged: position
+    /// `k` of the result is the argument written at `order[k]` (the others
+    /// keep their place), and the keyword arguments after them.
+    pub fn text_reordered(&self, order: &[usize]) -> String {
+        let mut args: Vec<String> = (0..self.positional.len())
+            .map(|k| {
+                let from = order.get(k).copied().unwrap_or(k);
+                let e = self.positional.get(from).unwrap_or(&self.positional[k]);
+                self.text(&e.span).to_string()
+            })
+            .collect();
+        args.extend(
+            self.named
+                .iter()
+                .map(|(n, e)| format!("{}={}", n.name, self.text(&e.span))),
+        );
+        format!("{}({})", self.text(&self.callee_span), args.join(", "))
+    }
+
+    /// An `arity` error for positional arguments `i` and `j` written in each
+    /// other's places, with the call in the right order.
+    pub fn swapped(&self, i: usize, j: usize) -> Diag {
+        let params = registry::params(self.op);
+        let name = |k: usize| params.get(k).map_or("argument".into(), |p| p.replace('_', " "));
+        let mut order: Vec<usize> = (0..self.positional.len()).collect();
+        if i < order.len() && j < order.len() {
+            order.swap(i, j);
+        }
+        let span_of = |k: usize| {
+            self.positional
+                .get(k)
+                .map_or(self.span.clone(), |e| e.span.clone())
+        };
+        Diag::check(
+            self.code("arity"),
+            format!(
+                "{}: the {} and the {} are swapped",
+                self.op.name,
+                name(i),
+                name(j)
+            ),
+            span_of(i),
+        )
+        .with_label(format!("this is the {}", name(j)))
+        .with_secondary(span_of(j), format!("this is the {}", name(i)))
+        .with_help(format!(
+            "{} is called as {}: did you mean {}?",
+            self.op.name,
+            self.op.signature,
+            self.text_reordered(&order)
+        ))
+    }
+
     /// Takes the argument at position `pos` or named `name` (either may be absent).
     pub fn take(&mut self, pos: Option<usize>, name: &str) -> Result<Option<&'a Expr>, Diag> {
         let by_pos = pos.filter(|&p| p < self.positional.len());

@@ -38,6 +38,61 @@ pub struct OperandList {
     pub span: Span,
 }
 
+/// `comp gt(a: f32, b: f32) -> pred { a > b }`: a comparator for `params`
+/// (the first two compare; any others are named and ignored).
+fn comparator_text(cname: &str, params: &[Type]) -> String {
+    let valid = !cname.is_empty()
+        && cname.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !cname.starts_with(|c: char| c.is_ascii_digit());
+    let name = if valid { cname } else { "gt" };
+    let letters = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let ps: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let n = letters.get(i).map_or(format!("p{i}"), |l| l.to_string());
+            let ty = match t.as_array() {
+                Some(a) if a.dims.is_empty() => a.elem.to_string(),
+                _ => t.to_string(),
+            };
+            format!("{n}: {ty}")
+        })
+        .collect();
+    let lower = name.to_ascii_lowercase();
+    let ascending = ["lt", "le", "less", "asc", "min", "smaller"]
+        .iter()
+        .any(|w| lower.starts_with(w) || lower.contains(&format!("_{w}")));
+    let cmp = if ascending { "<" } else { ">" };
+    format!("`comp {name}({}) -> pred {{ a {cmp} b }}`", ps.join(", "))
+}
+
+/// The items of a brace of plain numbers as the expressions they stand for
+/// (a number, or `Neg` of one), to read the brace as a list of operands.
+pub fn number_items(run: &crate::ast::NumRun) -> Vec<Expr> {
+    run.iter()
+        .map(|n| {
+            let num = Expr {
+                kind: ExprKind::Number(NumLit {
+                    text: n.text.to_string(),
+                    is_integer: n.is_integer,
+                }),
+                span: n.span(),
+            };
+            if n.negative {
+                Expr {
+                    kind: ExprKind::Unary {
+                        op: UnOp::Neg,
+                        operand: Box::new(num),
+                    },
+                    span: n.span(),
+                }
+            } else {
+                num
+            }
+        })
+        .collect()
+}
+
 /// `(f32[], f32[]) -> f32[]`: the types an op needs of a computation.
 pub fn wanted_signature(params: &[Type], ret: Option<&Type>) -> String {
     let ps: Vec<String> = params.iter().map(|t| t.to_string()).collect();
@@ -61,6 +116,39 @@ impl<'a> CallCtx<'_, '_, 'a> {
     ) -> Result<Attr<Arc<Comp>>, Diag> {
         let e = self.require(pos, name)?;
         self.computation_of(e, name, params, ret, c)
+    }
+
+    /// Whether `e` is the name of a computation (a user `comp` or the
+    /// prelude's), not of a value.
+    pub fn names_computation(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                !self.ck.is_bound(v)
+                    && (self.ck.env.comps.contains_key(v) || prelude_op(v).is_some())
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is a value rather than a name of a computation or an unknown
+    /// name: any expression but a name, or a name bound by a `let` or parameter.
+    pub fn names_value(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(v) => self.ck.is_bound(v),
+            _ => true,
+        }
+    }
+
+    /// Catches the computation written at position `value` and the value at
+    /// `comp` (`Reduce(x, add, 0.0, {1})`): an `arity` error with the call in
+    /// the right order. Nothing is taken.
+    pub fn check_comp_not_swapped(&self, value: usize, comp: usize) -> Result<(), Diag> {
+        match (self.peek(value), self.peek(comp)) {
+            (Some(v), Some(c)) if self.names_computation(v) && !self.names_computation(c) => {
+                Err(self.swapped(value, comp))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Like `computation`, for an expression the rule took itself (an item of a
@@ -101,16 +189,23 @@ impl<'a> CallCtx<'_, '_, 'a> {
                 span,
             ));
         } else {
-            return Err(self.unknown_comp(&cname, name, &want, span, c));
+            return Err(self.unknown_comp(&cname, name, params, ret, span, c));
         };
         self.check_signature(&comp, params, ret, &span, c)?;
         self.ck.reach_through(&comp, &span)?;
         Ok(Attr { value: comp, span })
     }
 
-    fn unknown_comp(&self, cname: &str, name: &str, want: &str, span: Span, c: &str) -> Diag {
-        let mut names: Vec<&str> = self.ck.env.comps.keys().map(String::as_str).collect();
-        names.extend(PRELUDE.iter().map(|(n, _)| *n));
+    fn unknown_comp(
+        &self,
+        cname: &str,
+        name: &str,
+        params: &[Type],
+        ret: Option<&Type>,
+        span: Span,
+        c: &str,
+    ) -> Diag {
+        let want = wanted_signature(params, ret);
         let what = if self.ck.is_bound(cname) {
             format!(
                 "`{cname}` is a value, not a computation; `{name}` must be a computation {want}"
@@ -119,6 +214,27 @@ impl<'a> CallCtx<'_, '_, 'a> {
             format!("unknown computation `{cname}`; `{name}` must be a computation {want}")
         };
         let mut d = self.err(c, what, span).with_label("not a comp");
+        let user: Vec<&str> = self.ck.env.comps.keys().map(String::as_str).collect();
+        let pred = Type::scalar(ElemType::Pred);
+        if ret == Some(&pred) {
+            // A comparator (Sort, SelectAndScatter's select): the prelude's comps
+            // combine values and none returns pred, so only user comps are near.
+            let help = match registry::nearest(cname, &user) {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => format!(
+                    "{name} is a comp returning pred, and the prelude has none (add mul max min and or combine values); define one: {}",
+                    comparator_text(cname, params)
+                ),
+            };
+            return d.with_help(help);
+        }
+        // `maximum` (StableHLO, jax.numpy) for the prelude's `max`.
+        if let Some(p) = registry::prelude_name_for(cname).filter(|p| prelude_op(p).is_some()) {
+            let p = p.as_str();
+            return d.with_help(format!("did you mean the prelude's `{p}`?"));
+        }
+        let mut names = user;
+        names.extend(PRELUDE.iter().map(|(n, _)| *n));
         d = match registry::nearest(cname, &names) {
             Some(n) => d.with_help(format!("did you mean `{n}`?")),
             None => d.with_help(
@@ -255,29 +371,7 @@ impl<'a> CallCtx<'_, '_, 'a> {
         let items: Option<&[Expr]> = match &e.kind {
             ExprKind::Brace(items) if count.is_some() || !is_weak(e) => Some(items),
             ExprKind::Numbers(run) if count.is_some() => {
-                owned = run
-                    .iter()
-                    .map(|n| {
-                        let num = Expr {
-                            kind: ExprKind::Number(NumLit {
-                                text: n.text.to_string(),
-                                is_integer: n.is_integer,
-                            }),
-                            span: n.span(),
-                        };
-                        if n.negative {
-                            Expr {
-                                kind: ExprKind::Unary {
-                                    op: UnOp::Neg,
-                                    operand: Box::new(num),
-                                },
-                                span: n.span(),
-                            }
-                        } else {
-                            num
-                        }
-                    })
-                    .collect();
+                owned = number_items(run);
                 Some(&owned)
             }
             _ => None,

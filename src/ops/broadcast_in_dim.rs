@@ -67,7 +67,49 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let t = cx.array(&o, "C1", "operand")?.clone();
     let out_attr = cx.require_int_list(Some(1), "out_dim_size")?;
     let bd = cx.require_int_list(Some(2), "broadcast_dimensions")?;
-    let out = sizes(cx, "C2", "out_dim_size", &out_attr)?;
+    let checked = check_lists(cx, &o, &t, &out_attr, &bd);
+    // `BroadcastInDim(v, {1}, {2, 3})`: the lists in each other's places.
+    checked.map_err(|d| {
+        if cx.positional_count() >= 3 && fits(&t.dims, &bd.value, &out_attr.value) {
+            d.with_help(format!(
+                "out_dim_size and broadcast_dimensions are swapped: did you mean {}? BroadcastInDim is called as {}",
+                cx.text_reordered(&[0, 2, 1]),
+                cx.op.signature
+            ))
+        } else {
+            d
+        }
+    })
+}
+
+/// Whether `sizes` and `dims` would be a valid out_dim_size and
+/// broadcast_dimensions for an operand of dimensions `operand` (C2 to C6).
+fn fits(operand: &[usize], sizes: &[i64], dims: &[i64]) -> bool {
+    if sizes.iter().any(|&s| s < 0) || dims.len() != operand.len() {
+        return false;
+    }
+    let mut seen = vec![];
+    for (&size, &d) in operand.iter().zip(dims) {
+        let Some(&out) = usize::try_from(d).ok().and_then(|d| sizes.get(d)) else {
+            return false;
+        };
+        if seen.contains(&d) || (size != 1 && size as i64 != out) {
+            return false;
+        }
+        seen.push(d);
+    }
+    true
+}
+
+/// C2 to C6 on the two lists, and the result.
+fn check_lists(
+    cx: &CallCtx,
+    o: &crate::check::call::Operand,
+    t: &crate::types::ArrayType,
+    out_attr: &crate::check::call::Attr<Vec<i64>>,
+    bd: &crate::check::call::Attr<Vec<i64>>,
+) -> Result<Checked, Diag> {
+    let out = sizes(cx, "C2", "out_dim_size", out_attr)?;
     if bd.value.len() != t.rank() {
         return Err(cx
             .err(

@@ -24,6 +24,25 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Clamp(x, min=0, max=1)` (numpy's `clip(x, a_min=..., a_max=...)`): the
+    // array went to the first position, which is `min`.
+    if cx.positional_count() == 1 && cx.peek_named("operand").is_none() {
+        if let (Some(x), Some(lo), Some(hi)) =
+            (cx.peek(0), cx.peek_named("min"), cx.peek_named("max"))
+        {
+            let [x_t, lo_t, hi_t] = [x, lo, hi].map(|e| cx.text(&e.span));
+            return Err(Diag::check(
+                cx.code("arity"),
+                format!("Clamp: `min` is given twice, by position ({x_t}) and by name"),
+                lo.span.clone(),
+            )
+            .with_label("min given again here")
+            .with_secondary(x.span.clone(), "the first position is `min`")
+            .with_help(format!(
+                "XLA's order is Clamp(min, operand, max), the operand in the middle: did you mean Clamp({lo_t}, {x_t}, {hi_t})?"
+            )));
+        }
+    }
     let ops = cx.operands_alike(&[(0, "min"), (1, "operand"), (2, "max")], None)?;
     let lo = cx.array(&ops[0], "C1", "min")?.clone();
     let x = cx.array(&ops[1], "C1", "operand")?.clone();

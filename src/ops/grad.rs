@@ -29,6 +29,38 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     for i in 1..cx.positional_count() {
         args.push(cx.require(Some(i), "args")?);
     }
+    // `Grad(f, {2.0, 3.0})` (Vjp's form) for a two-parameter `f`.
+    if let [one] = args.as_slice() {
+        let items = match &one.kind {
+            ExprKind::Brace(items) => items.len(),
+            ExprKind::Numbers(run) => run.len(),
+            _ => 0,
+        };
+        if f.params.len() > 1 && items == f.params.len() {
+            let text = cx.text(&one.span).trim();
+            let inner = text
+                .strip_prefix('{')
+                .and_then(|t| t.strip_suffix('}'))
+                .unwrap_or(text)
+                .trim();
+            return Err(cx
+                .err(
+                    "C2",
+                    format!(
+                        "`{}` takes {}, 1 given",
+                        f.name,
+                        crate::english::count(f.params.len(), "argument")
+                    ),
+                    one.span.clone(),
+                )
+                .with_label("one argument in braces")
+                .with_secondary(f.span.clone(), "defined here")
+                .with_help(format!(
+                    "Grad takes the arguments one by one, without braces (Vjp takes them in braces): Grad({}, {inner})",
+                    f.name
+                )));
+        }
+    }
     let types = operands(cx, &f, &args)?;
     let wrt: Vec<usize> = match cx.int_list(None, "wrt")? {
         None => (0..f.params.len()).collect(),

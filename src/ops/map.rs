@@ -26,6 +26,8 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Map(f, {x})` (Python's and jax's order): the computation comes second.
+    cx.check_comp_not_swapped(0, 1)?;
     let list = cx.operand_list(0, "operands", None, &[])?;
     let mut shapes: Vec<ArrayType> = vec![];
     for o in &list.items {

@@ -46,6 +46,13 @@ pub struct DimPad {
 }
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Pad(x, {{1, 1, 0}}, 0.0)`: the config where the value goes.
+    let listy = |e: &crate::ast::Expr| matches!(e.kind, ExprKind::Brace(_) | ExprKind::Numbers(_));
+    if let (Some(v), Some(c)) = (cx.peek(1), cx.peek(2)) {
+        if listy(v) && !listy(c) {
+            return Err(cx.swapped(1, 2));
+        }
+    }
     let ops = cx.operands_alike(&[(0, "operand"), (1, "padding_value")], None)?;
     let (o, v) = (&ops[0], &ops[1]);
     let t = cx.array(o, "C1", "operand")?.clone();

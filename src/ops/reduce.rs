@@ -173,6 +173,8 @@ pub fn results_type(elems: &[ElemType], dims: &[usize]) -> Type {
 }
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Reduce(x, add, 0.0, {1})`: the computation where the init value goes.
+    cx.check_comp_not_swapped(1, 2)?;
     let types = operands_and_inits(cx)?;
     let rank = types[0].rank();
     let d = cx.require_int_list(Some(3), "dimensions")?;

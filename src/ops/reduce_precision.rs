@@ -124,8 +124,6 @@ pub struct Reducer {
     /// Exponent range: exponent fields above the first overflow, at or below the
     /// second underflow (both already shifted into place).
     range: Option<(u64, u64)>,
-    /// NaN stays the operand when a mantissa bit remains, else becomes +inf.
-    keep_nan: bool,
 }
 
 impl Reducer {
@@ -158,16 +156,17 @@ impl Reducer {
             exp_mask,
             round,
             range,
-            keep_nan: m > 0,
         }
     }
 
-    /// The reduced bit pattern of `x`.
+    /// The reduced bit pattern of `x`. A NaN is returned as it was, whatever
+    /// `mantissa_bits` (the docs: "NaN values are retained"; XLA:CPU keeps a
+    /// NaN NaN with no mantissa bit left too).
     #[inline]
     pub fn apply(&self, x: u64) -> u64 {
         let is_nan = x & !self.sign_mask > self.exp_mask;
         if is_nan {
-            return if self.keep_nan { x } else { self.exp_mask };
+            return x;
         }
         let mut v = x;
         if let Some((drop, base, keep)) = self.round {
@@ -359,9 +358,17 @@ mod tests {
         let got: Vec<u64> = xs.iter().map(|&x| rp64(x, 5, 10).to_bits()).collect();
         let want = [f64::INFINITY, nan, 0.0, 0.0, 65504.0, f64::INFINITY].map(f64::to_bits);
         assert_eq!(got, want);
-        // No mantissa bit left: a NaN becomes +inf (as XLA's emitter), whatever its sign.
-        assert_eq!(rp32(-f32::NAN, 8, 0), f32::INFINITY);
-        assert_eq!(rp32(f32::NAN, 5, 0), f32::INFINITY);
+        // No mantissa bit left: a NaN is still the same NaN (its sign and payload
+        // too), as the docs say and XLA:CPU does; f64, f16 and bf16 alike.
+        let neg_nan = -f32::NAN;
+        assert_eq!(rp32(neg_nan, 8, 0).to_bits(), neg_nan.to_bits());
+        assert_eq!(rp32(f32::NAN, 5, 0).to_bits(), f32::NAN.to_bits());
+        assert_eq!(rp32(f32::NAN, 3, 0).to_bits(), f32::NAN.to_bits());
+        assert_eq!(rp64(nan, 3, 0).to_bits(), nan.to_bits());
+        let h = f16::NAN.to_bits() as u64 | 1;
+        assert_eq!(Reducer::new(16, 10, 3, 0).apply(h), h);
+        let b = bf16::NAN.to_bits() as u64;
+        assert_eq!(Reducer::new(16, 7, 3, 0).apply(b), b);
         // 1.5 with no mantissa bits is a tie between 1 and 2: to even, 2.
         assert_eq!(rp32(1.5, 8, 0), 2.0);
         assert_eq!(rp32(1.25, 8, 1), 1.0);

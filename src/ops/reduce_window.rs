@@ -220,6 +220,8 @@ const LABELS: Labels = Labels {
 };
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `ReduceWindow(x, max, -inf, ...)`: the computation where the init value goes.
+    cx.check_comp_not_swapped(1, 2)?;
     let types = operands_and_inits(cx)?;
     let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
     let comp = reduction_comp(cx, 2, &elems, "C14")?;

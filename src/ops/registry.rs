@@ -231,12 +231,162 @@ pub const FOREIGN: &[(&str, &str)] = &[
     ),
 ];
 
-/// How XLA says what `name` (a numpy, jax or PyTorch name) does, if it is one.
-pub fn foreign(name: &str) -> Option<&'static str> {
-    FOREIGN
+/// StableHLO's op names (from the StableHLO spec) that are not xlet's names
+/// for the same operation, with the XLA operation and how it is called. The
+/// StableHLO names that match an XLA name but for case (`add`, `reshape`,
+/// `select`, `sort`, `while`, ...) are the ops themselves and are not here.
+/// (A test keeps every name here out of the registry and checks that the
+/// whole StableHLO op list is covered.)
+pub const STABLEHLO: &[(&str, &str, &str)] = &[
+    ("after_all", "AfterAll", "AfterAll (not in xlet yet)"),
+    ("all_gather", "AllGather", "AllGather(x, all_gather_dimension=0)"),
+    ("all_reduce", "AllReduce", "AllReduce(x, add)"),
+    ("all_to_all", "AllToAll", "AllToAll(x, split_dimension=0, concat_dimension=0, split_count=2)"),
+    ("async_done", "the op itself", "XLA's builder has no async pair: call the op directly"),
+    ("async_start", "the op itself", "XLA's builder has no async pair: call the op directly"),
+    ("batch_norm_grad", "BatchNormGrad", "BatchNormGrad(x, scale, mean, variance, grad_output, epsilon, feature_index)"),
+    ("batch_norm_inference", "BatchNormInference", "BatchNormInference(x, scale, offset, mean, variance, epsilon, feature_index)"),
+    ("batch_norm_training", "BatchNormTraining", "BatchNormTraining(x, scale, offset, epsilon, feature_index)"),
+    ("bitcast_convert", "BitcastConvertType", "BitcastConvertType(x, s32)"),
+    ("broadcast_in_dim", "BroadcastInDim", "BroadcastInDim(x, {2, 3}, {1})"),
+    ("case", "Conditional", "Conditional(index, {operands}, {branches})"),
+    ("collective_broadcast", "CollectivePermute", "CollectivePermute(x, {{0, 1}}) sends from one replica to another"),
+    ("collective_reduce", "AllReduce", "AllReduce(x, add) (every replica gets the result)"),
+    ("collective_permute", "CollectivePermute", "CollectivePermute(x, {{0, 1}, {1, 0}})"),
+    ("compare", "Eq, Ne, Lt, Le, Gt or Ge", "Gt(x, y), or x > y"),
+    ("composite", "CompositeCall", "CompositeCall (not in xlet yet); Call(f, x) calls a comp"),
+    ("constant", "a literal", "write the value: f32[2] {1, 2}"),
+    ("convolution", "ConvGeneralDilated", "ConvGeneralDilated(lhs, rhs, {1, 1}, VALID)"),
+    ("cosine", "Cos", "Cos(x)"),
+    ("count_leading_zeros", "Clz", "Clz(x)"),
+    ("custom_call", "CustomCall", "CustomCall(\"name\", x, shape=f32[2])"),
+    ("divide", "Div", "Div(x, y), or x / y"),
+    ("dot_general", "DotGeneral", "DotGeneral(x, y, lhs_contracting_dimensions={1}, rhs_contracting_dimensions={0})"),
+    ("dynamic_broadcast_in_dim", "BroadcastInDim", "BroadcastInDim(x, {2, 3}, {1}) (XLA's shapes are static)"),
+    ("dynamic_conv", "ConvGeneralDilated", "ConvGeneralDilated(lhs, rhs, {1, 1}, {{1, 1}, {1, 1}}) (XLA's padding is static)"),
+    ("dynamic_gather", "Gather", "Gather(x, indices, ...) (XLA's slice sizes are static)"),
+    ("dynamic_iota", "Iota", "Iota(s32[5], 0) (XLA's shapes are static)"),
+    ("dynamic_pad", "Pad", "Pad(x, 0.0, {{1, 1, 0}}) (XLA's padding is static)"),
+    ("dynamic_reshape", "Reshape", "Reshape(x, {6}) (XLA's shapes are static)"),
+    ("dynamic_slice", "DynamicSlice", "DynamicSlice(x, {i}, {2})"),
+    ("dynamic_update_slice", "DynamicUpdateSlice", "DynamicUpdateSlice(x, update, {i})"),
+    ("exponential", "Exp", "Exp(x)"),
+    ("exponential_minus_one", "Expm1", "Expm1(x)"),
+    ("get_dimension_size", "GetDimensionSize", "GetDimensionSize (not in xlet yet); sizes are in the type"),
+    ("get_tuple_element", "GetTupleElement", "GetTupleElement(t, 0)"),
+    ("if", "Conditional", "Conditional(pred, true_operand, true_comp, false_operand, false_comp)"),
+    ("is_finite", "IsFinite", "IsFinite(x)"),
+    ("log_plus_one", "Log1p", "Log1p(x)"),
+    ("maximum", "Max", "Max(x, y)"),
+    ("minimum", "Min", "Min(x, y)"),
+    ("multiply", "Mul", "Mul(x, y), or x * y"),
+    ("negate", "Neg", "Neg(x), or -x"),
+    ("optimization_barrier", "OptimizationBarrier", "OptimizationBarrier (not in xlet yet)"),
+    ("partition_id", "PartitionId", "PartitionId (not in xlet); ReplicaId() numbers the replicas"),
+    ("power", "Pow", "Pow(x, y)"),
+    ("reduce_precision", "ReducePrecision", "ReducePrecision(x, exponent_bits=5, mantissa_bits=10)"),
+    ("reduce_scatter", "ReduceScatter", "ReduceScatter(x, add, scatter_dimension=0, shard_count=2)"),
+    ("reduce_window", "ReduceWindow", "ReduceWindow(x, 0.0, add, {2}, {1}, VALID)"),
+    ("remainder", "Rem", "Rem(x, y), or x % y"),
+    ("replica_id", "ReplicaId", "ReplicaId()"),
+    ("rng", "RngUniform or RngNormal", "RngUniform(0.0, 1.0, f32[3])"),
+    ("rng_bit_generator", "RngBitGenerator", "RngBitGenerator(state, u32[4])"),
+    ("round_nearest_afz", "RoundNearestAfz", "RoundNearestAfz(x)"),
+    ("round_nearest_even", "RoundNearestEven", "RoundNearestEven(x)"),
+    ("select_and_scatter", "SelectAndScatter", "SelectAndScatter(x, ge, {2}, {2}, VALID, source, 0.0, add)"),
+    ("shift_left", "ShiftLeft", "ShiftLeft(x, y)"),
+    ("shift_right_arithmetic", "ShiftRightArithmetic", "ShiftRightArithmetic(x, y)"),
+    ("shift_right_logical", "ShiftRightLogical", "ShiftRightLogical(x, y)"),
+    ("sine", "Sin", "Sin(x)"),
+    ("subtract", "Sub", "Sub(x, y), or x - y"),
+    ("triangular_solve", "TriangularSolve", "TriangularSolve (not in xlet yet)"),
+    ("uniform_dequantize", "no op", "XLA's builder has no quantized types: ConvertElementType and Mul by the scale"),
+    ("uniform_quantize", "no op", "XLA's builder has no quantized types: Div by the scale, RoundNearestEven and ConvertElementType"),
+];
+
+/// Names from jax.numpy and jax.lax that are not XLA operations (beyond
+/// `FOREIGN`'s), with how XLA says the same thing.
+pub const JAX: &[(&str, &str)] = &[
+    ("negative", "XLA calls it Neg: Neg(x), or -x"),
+    ("absolute", "XLA calls it Abs: Abs(x)"),
+    ("square", "XLA squares with Mul(x, x)"),
+    ("reciprocal", "XLA has no reciprocal: Div(1.0, x)"),
+    ("true_divide", "XLA calls it Div: Div(x, y)"),
+    ("floor_divide", "XLA divides integers with Div (which rounds toward zero); on floats Floor(Div(x, y))"),
+    ("mod", "XLA calls it Rem: Rem(x, y) (the sign follows x, as C's fmod)"),
+    ("arctan2", "XLA calls it Atan2: Atan2(y, x)"),
+    ("greater", "XLA calls it Gt: Gt(x, y), or x > y"),
+    ("greater_equal", "XLA calls it Ge: Ge(x, y), or x >= y"),
+    ("less", "XLA calls it Lt: Lt(x, y), or x < y"),
+    ("less_equal", "XLA calls it Le: Le(x, y), or x <= y"),
+    ("equal", "XLA calls it Eq: Eq(x, y), or x == y"),
+    ("not_equal", "XLA calls it Ne: Ne(x, y), or x != y"),
+    ("clip", "XLA calls it Clamp, with the operand in the middle: Clamp(min, x, max)"),
+    ("argsort", "XLA sorts an Iota along with the keys: GetTupleElement(Sort({x, Iota(s32[5], 0)}, comparator=lt), 1) with `comp lt(a: f32, b: f32, i: s32, j: s32) -> pred { a < b }`"),
+    ("scan", "XLA loops with While(cond, body, init): the carry is a tuple, and a running result is written with DynamicUpdateSlice"),
+    ("fori_loop", "XLA loops with While(cond, body, init), the counter in the carried tuple"),
+    ("while_loop", "XLA calls it While(cond, body, init)"),
+    ("cond", "XLA calls it Conditional(pred, true_operand, true_comp, false_operand, false_comp)"),
+    ("switch", "XLA calls it Conditional(index, {operands}, {branches})"),
+    ("flip", "XLA calls it Rev(x, {0})"),
+    ("take", "XLA picks elements by index with Gather (or DynamicSlice for one)"),
+    ("take_along_axis", "XLA picks elements by index with Gather"),
+    ("broadcast_to", "XLA broadcasts with BroadcastInDim(x, {sizes}, {dims})"),
+    ("zeros_like", "XLA fills with Broadcast: Broadcast(f32 0, {2, 3})"),
+    ("ones_like", "XLA fills with Broadcast: Broadcast(f32 1, {2, 3})"),
+    ("full_like", "XLA fills with Broadcast: Broadcast(f32 7, {2, 3})"),
+    ("amin", "XLA takes a minimum with Reduce and the `min` computation: Reduce(x, inf, min, {0})"),
+    ("argmin", "XLA has no argmin: Reduce a (value, Iota index) pair with a comp that keeps the smaller value's index"),
+    ("cumprod", "a running product is ReduceWindow with `mul` over a window as long as the axis, padded at the front"),
+    ("all", "XLA tests all with Reduce and the `and` computation: Reduce(p, true, and, {0})"),
+    ("any", "XLA tests any with Reduce and the `or` computation: Reduce(p, false, or, {0})"),
+    ("split", "XLA cuts an array with Slice, once per piece"),
+    ("eye", "XLA builds an identity from two Iotas: ConvertElementType(Eq(Iota(s32[3x3], 0), Iota(s32[3x3], 1)), f32)"),
+    ("linspace", "XLA counts with Iota and scales: Iota(f32[5], 0) * step + start"),
+    ("top_k", "TopK is an XLA operation not in xlet yet; Sort and then Slice"),
+];
+
+/// How XLA says what `name` (a numpy, jax, PyTorch or StableHLO name) does,
+/// if it is one: the text after "`name` is not an XLA operation; ".
+pub fn foreign(name: &str) -> Option<String> {
+    if let Some(&(_, how)) = FOREIGN
         .iter()
+        .chain(JAX)
         .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|&(_, how)| how)
+    {
+        return Some(how.to_string());
+    }
+    let (_, xla, call) = stablehlo(name)?;
+    Some(format!(
+        "it is StableHLO's name, and XLA calls it {xla}: {call}"
+    ))
+}
+
+/// The StableHLO table's entry for `name`, ignoring case.
+pub fn stablehlo(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    STABLEHLO
+        .iter()
+        .copied()
+        .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+}
+
+/// The prelude computation (`add`, `mul`, `max`, `min`, `and`, `or`) that an op
+/// name or a foreign name stands for, passed where a computation goes:
+/// `maximum` → `max`, `Add` → `add`, `sum` → `add`.
+pub fn prelude_name_for(name: &str) -> Option<String> {
+    let op = lookup(name)
+        .map(|o| o.name)
+        .or_else(|| stablehlo(name).map(|(_, xla, _)| xla))
+        .or_else(|| match name.to_ascii_lowercase().as_str() {
+            "sum" | "plus" => Some("Add"),
+            "prod" | "product" | "times" => Some("Mul"),
+            "amax" => Some("Max"),
+            "amin" => Some("Min"),
+            "logical_and" | "all" => Some("And"),
+            "logical_or" | "any" => Some("Or"),
+            _ => None,
+        })?;
+    Some(op.to_ascii_lowercase())
 }
 
 /// The op an infix or prefix operator stands for (`+` → Add), for `:help +`.
@@ -412,12 +562,73 @@ mod tests {
             );
         }
         assert_eq!(not_yet("cholesky"), Some("Cholesky"));
-        for (n, _) in FOREIGN {
-            assert!(lookup(n).is_none(), "{n} is an op: remove it from FOREIGN");
+        let names = FOREIGN
+            .iter()
+            .chain(JAX)
+            .map(|(n, _)| *n)
+            .chain(STABLEHLO.iter().map(|(n, _, _)| *n));
+        let mut seen: Vec<String> = vec![];
+        for n in names {
+            assert!(lookup(n).is_none(), "{n} is an op: remove it from the foreign tables");
             assert!(not_yet(n).is_none(), "{n} is an XLA op: not foreign");
+            let lower = n.to_ascii_lowercase();
+            assert!(!seen.contains(&lower), "{n} is in the foreign tables twice");
+            seen.push(lower);
         }
         assert!(foreign("sum").is_some_and(|h| h.contains("Reduce")));
         assert_eq!(not_yet("Add"), None);
+    }
+
+    /// Every op of the StableHLO spec's op list (its `### name` headings) is
+    /// either an op xlet knows by that name (ignoring case), one XLA lacks yet,
+    /// or in `STABLEHLO` with an XLA op that exists.
+    #[test]
+    fn every_stablehlo_name_is_answered() {
+        const SPEC_OPS: &str = "abs add after_all all_gather all_reduce all_to_all and \
+            async_done async_start batch_norm_grad batch_norm_inference batch_norm_training \
+            bitcast_convert broadcast_in_dim case cbrt ceil cholesky clamp collective_broadcast \
+            collective_permute collective_reduce compare complex composite concatenate constant \
+            convert convolution cosine count_leading_zeros custom_call divide dot_general \
+            dynamic_broadcast_in_dim dynamic_conv dynamic_gather dynamic_iota dynamic_pad \
+            dynamic_reshape dynamic_slice dynamic_update_slice exponential exponential_minus_one \
+            fft floor gather get_dimension_size get_tuple_element if imag infeed iota is_finite \
+            log log_plus_one logistic map maximum minimum multiply negate not optimization_barrier \
+            or outfeed pad partition_id popcnt power real recv reduce reduce_precision \
+            reduce_scatter reduce_window remainder replica_id reshape reverse rng \
+            rng_bit_generator round_nearest_afz round_nearest_even rsqrt scatter select \
+            select_and_scatter send shift_left shift_right_arithmetic shift_right_logical sign \
+            sine slice sort sqrt subtract tan tanh transpose triangular_solve tuple \
+            uniform_dequantize uniform_quantize while xor";
+        let mut missing = vec![];
+        for n in SPEC_OPS.split_whitespace() {
+            if lookup(n).is_none() && not_yet(n).is_none() && stablehlo(n).is_none() {
+                missing.push(n);
+            }
+        }
+        assert!(missing.is_empty(), "StableHLO names with no answer: {missing:?}");
+        // The XLA names the table gives are real: an op of the registry or one
+        // XLA has that xlet lacks (or a phrase for the few with no one op).
+        for (n, xla, _) in STABLEHLO {
+            let phrase = xla.contains(' ') || xla.starts_with(char::is_lowercase);
+            let known = lookup(xla).is_some() || not_yet(xla).is_some();
+            let missing_ok = ["PartitionId"].contains(xla);
+            assert!(phrase || known || missing_ok, "{n}: {xla} is not an op");
+        }
+        assert_eq!(
+            foreign("maximum").as_deref(),
+            Some("it is StableHLO's name, and XLA calls it Max: Max(x, y)")
+        );
+        assert!(foreign("Exponential").is_some_and(|h| h.contains("Exp(x)")));
+        assert!(foreign("argsort").is_some_and(|h| h.contains("Sort({x, Iota")));
+        assert!(foreign("scan").is_some_and(|h| h.contains("While")));
+        // The names that are XLA's too stay ops (and the prelude's comps).
+        for n in ["add", "reshape", "select", "sort", "while", "max"] {
+            assert!(lookup(n).is_some() && foreign(n).is_none(), "{n}");
+        }
+        assert_eq!(prelude_name_for("maximum").as_deref(), Some("max"));
+        assert_eq!(prelude_name_for("Add").as_deref(), Some("add"));
+        assert_eq!(prelude_name_for("sum").as_deref(), Some("add"));
+        assert_eq!(prelude_name_for("x"), None);
     }
 
     #[test]

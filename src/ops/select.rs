@@ -41,7 +41,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         }
     };
     if t.ty != f.ty {
-        return Err(cx
+        let mut d = cx
             .err(
                 "C2",
                 format!(
@@ -52,7 +52,27 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             )
             .with_label("types differ")
             .with_secondary(t.span.clone(), format!("{}", t.ty))
-            .with_secondary(f.span.clone(), format!("{}", f.ty)));
+            .with_secondary(f.span.clone(), format!("{}", f.ty));
+        // `Select(x > 0.0, x, 0.0)`: XLA does not broadcast a scalar branch.
+        if let (Some(a), Some(b)) = (t.ty.as_array(), f.ty.as_array()) {
+            if a.elem == b.elem && (a.is_scalar() != b.is_scalar()) {
+                let (array, scalar_at) = if a.is_scalar() { (b, 1) } else { (a, 2) };
+                let texts = [&p.span, &t.span, &f.span].map(|s| cx.text(s).to_string());
+                let dims = array
+                    .dims
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let mut args = texts.clone();
+                args[scalar_at] = format!("Broadcast({}, {{{dims}}})", texts[scalar_at]);
+                d = d.with_help(format!(
+                    "Select does not broadcast a scalar: did you mean Select({})?",
+                    args.join(", ")
+                ));
+            }
+        }
+        return Err(d);
     }
     let kernel: Arc<dyn Kernel> = match &t.ty {
         // All scalars: elementwise (so a comp using Select can be compiled into

@@ -54,6 +54,8 @@ enum Cmp {
 }
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // The scatter computation where the init value goes (the last two swapped).
+    cx.check_comp_not_swapped(6, 7)?;
     let o = cx.operand(0, "operand")?;
     let t = cx.array(&o, "C1", "operand")?.clone();
     let s = cx.operand(5, "source")?;

@@ -32,6 +32,53 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Sort(v, idx)`: arrays to sort together go in braces; the second
+    // position is the comparator.
+    if let (Some(first), Some(second)) = (cx.peek(0), cx.peek(1)) {
+        if cx.names_value(second) {
+            let strip = |e: &crate::ast::Expr| {
+                let t = cx.text(&e.span);
+                match &e.kind {
+                    crate::ast::ExprKind::Brace(items)
+                        if !items.is_empty() && !crate::check::literal::is_weak(e) =>
+                    {
+                        let t = t.trim();
+                        t.strip_prefix('{')
+                            .and_then(|x| x.strip_suffix('}'))
+                            .unwrap_or(t)
+                            .trim()
+                            .to_string()
+                    }
+                    _ => t.to_string(),
+                }
+            };
+            let mut args = vec![format!("{{{}, {}}}", strip(first), cx.text(&second.span))];
+            for k in 2..cx.positional_count() {
+                if let Some(e) = cx.peek(k) {
+                    args.push(cx.text(&e.span).to_string());
+                }
+            }
+            for name in ["comparator", "dimension", "is_stable"] {
+                if let Some(e) = cx.peek_named(name) {
+                    args.push(format!("{name}={}", cx.text(&e.span)));
+                }
+            }
+            return Err(cx
+                .err(
+                    "C5",
+                    format!(
+                        "the comparator must be a computation, but `{}` is a value",
+                        cx.text(&second.span)
+                    ),
+                    second.span.clone(),
+                )
+                .with_label("not a computation")
+                .with_help(format!(
+                    "to sort arrays together, put them in braces: did you mean Sort({})? The first one is the key unless a comparator says otherwise",
+                    args.join(", ")
+                )));
+        }
+    }
     // `{}` is the empty list of operands here, not an empty array literal.
     if let Some(e) = cx.take(Some(0), "operands")? {
         if matches!(&e.kind, crate::ast::ExprKind::Brace(items) if items.is_empty()) {

@@ -5,6 +5,7 @@
 use super::grad::{GradKernel, comp_arg, float_param, no_rule, operands};
 use super::registry::{Checked, OpDef};
 use crate::check::call::CallCtx;
+use crate::check::comp_arg::number_items;
 use crate::diag::Diag;
 use crate::grad::program::{Mode, differentiate};
 use std::sync::Arc;
@@ -22,8 +23,35 @@ pub const OPS: &[OpDef] = &[OpDef {
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let f = comp_arg(cx)?;
     let list = cx.require(Some(1), "args")?;
+    let owned: Vec<crate::ast::Expr>;
+    let n = f.params.len();
     let args: Vec<&crate::ast::Expr> = match &list.kind {
         crate::ast::ExprKind::Brace(items) => items.iter().collect(),
+        // `{2.0, 3.0}` for a two-parameter `f`: a brace of as many numbers as
+        // `f` has parameters is the argument list (as Reduce's init values).
+        crate::ast::ExprKind::Numbers(run) if run.len() == n => {
+            owned = number_items(run);
+            owned.iter().collect()
+        }
+        crate::ast::ExprKind::Numbers(run) => {
+            return Err(cx
+                .err(
+                    "C2",
+                    format!(
+                        "`{}` takes {}, but the brace holds {}",
+                        f.name,
+                        crate::english::count(n, "argument"),
+                        crate::english::count(run.len(), "number")
+                    ),
+                    list.span.clone(),
+                )
+                .with_label(format!("{} numbers", run.len()))
+                .with_secondary(f.span.clone(), "defined here")
+                .with_help(format!(
+                    "the braces hold one argument per parameter: for one array argument write {{{}}}",
+                    cx.text(&list.span)
+                )));
+        }
         _ => {
             return Err(cx
                 .err(

@@ -173,7 +173,7 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
     }
     if g.kernel_in_features * fg != g.in_features {
         let span = if fg > 1 { fspan } else { ops[1].span.clone() };
-        return Err(count_err(
+        let mut d = count_err(
             Rule::KernelInFeature,
             format!(
                 "the kernel's input feature size ({}) times feature_group_count ({fg}) must equal the lhs feature size ({})",
@@ -182,7 +182,24 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
             span,
         )
         .with_label(format!("{} × {fg} ≠ {}", g.kernel_in_features, g.in_features))
-        .with_secondary(ops[0].span.clone(), format!("lhs features: {}", g.in_features)));
+        .with_secondary(ops[0].span.clone(), format!("lhs features: {}", g.in_features));
+        // An NHWC input with an HWIO kernel read in the default NCHW layout.
+        let current = layout_note(&g.dn, true);
+        if let Some(fit) = fitting_layout(&lt.dims, &rt.dims, fg, bg)
+            .filter(|s| !current.ends_with(s.as_str()))
+        {
+            d = d.with_help(if form.dimension_numbers {
+                format!(
+                    "the operands fit another layout: dimension_numbers=\"{fit}\" (the default is bf01_oi01->bf01)"
+                )
+            } else {
+                format!(
+                    "{} reads the default layout bf01_oi01->bf01; the operands fit ConvGeneralDilated(..., dimension_numbers=\"{fit}\")",
+                    cx.name()
+                )
+            });
+        }
+        return Err(d);
     }
     if g.out_features % fg != 0 {
         return Err(count_err(
@@ -234,6 +251,51 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
     })
 }
 
+/// A compact dimension-numbers string under which the lhs features equal the
+/// kernel's input features × `fg` (and the group counts divide what they
+/// must): NHWC / HWIO first (TensorFlow's), then other common layouts.
+pub fn fitting_layout(lhs: &[usize], rhs: &[usize], fg: usize, bg: usize) -> Option<String> {
+    let n = lhs.len().checked_sub(2)?;
+    if n > 10 || rhs.len() != lhs.len() {
+        return None;
+    }
+    let d: String = (0..n)
+        .map(|k| char::from_digit(k as u32, 10).unwrap_or('?'))
+        .collect();
+    let lhs_forms = [format!("b{d}f"), format!("bf{d}")];
+    let rhs_forms = [
+        format!("{d}io"),
+        format!("oi{d}"),
+        format!("o{d}i"),
+        format!("io{d}"),
+        format!("{d}oi"),
+    ];
+    let at = |s: &str, c: char, dims: &[usize]| s.find(c).and_then(|i| dims.get(i).copied());
+    for l in &lhs_forms {
+        for r in &rhs_forms {
+            let (Some(b), Some(f), Some(i), Some(o)) =
+                (at(l, 'b', lhs), at(l, 'f', lhs), at(r, 'i', rhs), at(r, 'o', rhs))
+            else {
+                continue;
+            };
+            let spatial_ok = r
+                .char_indices()
+                .filter(|(_, c)| c.is_ascii_digit())
+                .all(|(k, _)| rhs[k] >= 1);
+            let fits = i * fg == f
+                && f % fg == 0
+                && o % fg == 0
+                && b % bg == 0
+                && o % bg == 0
+                && spatial_ok;
+            if fits {
+                return Some(format!("{l}_{r}->{l}"));
+            }
+        }
+    }
+    None
+}
+
 /// " (layout bf01_oi01->bf01)" when the user could have chosen another.
 fn layout_note(dn: &DimNums, shown: bool) -> String {
     if !shown {
@@ -257,7 +319,7 @@ fn layout_note(dn: &DimNums, shown: bool) -> String {
 }
 
 /// Works out the padding (SAME from the sizes) and the output's spatial sizes,
-/// rejecting windows that do not fit the padded input.
+/// rejecting negative padding that removes more than the input has.
 fn finish_window(
     cx: &CallCtx,
     form: &OpForm,
@@ -319,30 +381,24 @@ fn finish_window(
             )
         })?;
         let (lo, hi) = g.padding[i];
-        if padded < 0 || (padded > 0 && w > padded) {
-            let what = if padded < 0 {
-                format!(
-                    "negative padding ({lo}, {hi}) removes more than the {} dilated elements",
-                    padded - lo - hi
-                )
-            } else {
-                format!(
-                    "the dilated window ({w}) is larger than the padded input ({padded} = {lo} + {} + {hi})",
-                    padded - lo - hi
-                )
-            };
+        // A window larger than the padded input is not an error: XLA gives that
+        // dimension no positions (`windows` is 0), as for an empty input.
+        if padded < 0 {
             return Err(cx
                 .err(
                     r.label(Rule::WindowFits),
-                    format!("in spatial dimension {i}, {what} ({shapes}{layout})"),
+                    format!(
+                        "in spatial dimension {i}, negative padding ({lo}, {hi}) removes more than the {} dilated elements ({shapes}{layout})",
+                        padded - lo - hi
+                    ),
                     pad_span,
                 )
-                .with_label("the window does not fit")
+                .with_label("more padding removed than there is input")
                 .with_secondary(
                     lhs_span.clone(),
                     format!("spatial size {}", g.in_spatial[i]),
                 )
-                .with_help("pad the input more, or use a smaller kernel or rhs_dilation"));
+                .with_help("remove fewer elements: the padded size lo + input + hi must not be negative"));
         }
         out.push(windows(padded, w, g.strides[i]));
     }

@@ -274,3 +274,34 @@ fn layouts_of_the_default() {
         }
     );
 }
+
+/// `:help ConvGeneralDilated` shows the signature: its dimension_numbers is
+/// the default, XLA's bf01_oi01->bf01 (NCHW), not TensorFlow's NHWC.
+#[test]
+fn help_shows_the_default_layout() {
+    let sig = super::OPS[0].signature;
+    assert!(sig.contains("dimension_numbers=\"bf01_oi01->bf01\""), "{sig}");
+    assert!(!sig.contains("b01f_01io"), "{sig}");
+}
+
+/// The layout the C19 help offers: NHWC / HWIO for TensorFlow's operands, the
+/// first common layout that fits otherwise, none when nothing fits.
+#[test]
+fn fitting_layouts() {
+    use super::check::fitting_layout;
+    assert_eq!(
+        fitting_layout(&[1, 5, 5, 3], &[3, 3, 3, 8], 1, 1).as_deref(),
+        Some("b01f_01io->b01f")
+    );
+    // NCHW input with an HWIO kernel.
+    assert_eq!(
+        fitting_layout(&[1, 3, 5, 5], &[3, 3, 3, 8], 1, 1).as_deref(),
+        Some("bf01_01io->bf01")
+    );
+    // Feature groups: 6 lhs features = 3 kernel input features × 2.
+    assert_eq!(
+        fitting_layout(&[1, 5, 6], &[2, 3, 4], 2, 1).as_deref(),
+        Some("b0f_0io->b0f")
+    );
+    assert_eq!(fitting_layout(&[1, 5, 7], &[2, 3, 4], 1, 1), None);
+}

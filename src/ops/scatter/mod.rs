@@ -62,6 +62,8 @@ fn arrays_alike(
 }
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
+    // `Scatter(x, idx, add, updates, ...)`: the computation where the updates go.
+    cx.check_comp_not_swapped(2, 3)?;
     idims::no_positional_attrs(cx, 4)?;
     let (ops, _, ops_span) = arrays_alike(cx, 0, "operand", None, &[], "C1")?;
     let i = cx.operand(1, "scatter_indices")?;
