@@ -34,6 +34,11 @@ pub struct Limits {
     /// The libraries CustomCall may resolve its targets in (`--custom-call-lib`,
     /// `:lib`); empty unless the user named one.
     pub custom_call: crate::custom_call::Libraries,
+    /// The folder of the script being checked, when it is a file (`xlet run
+    /// dir/f.xlet`): a relative LoadNpy path missing from the current
+    /// directory but present there is pointed out (paths stay relative to
+    /// the current directory).
+    pub script_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Limits {
@@ -42,6 +47,7 @@ impl Default for Limits {
             max_value_bytes: 4 << 30,
             replicas: None,
             custom_call: Default::default(),
+            script_dir: None,
         }
     }
 }
