@@ -166,7 +166,10 @@ fn load_npy_next_to_the_script_is_pointed_out() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("LoadNpy: C2"), "{err}");
     assert!(err.contains("the file is next to the script"), "{err}");
-    assert!(err.contains("LoadNpy(\"model/w.npy\") reads it from here"), "{err}");
+    assert!(
+        err.contains("LoadNpy(\"model/w.npy\") reads it from here"),
+        "{err}"
+    );
     // The path it gives works.
     std::fs::write(
         sub.join("fixed.xlet"),
@@ -195,7 +198,10 @@ fn load_npy_next_to_the_script_is_pointed_out() {
         .expect("write stdin");
     let out = child.wait_with_output().expect("xlet output");
     let err = text(&out.stderr);
-    assert!(err.contains("LoadNpy(\"model/w.npy\") reads it from here"), "{err}");
+    assert!(
+        err.contains("LoadNpy(\"model/w.npy\") reads it from here"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

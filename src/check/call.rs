@@ -402,7 +402,9 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                     let d = self.attr_err(name, "an element type such as f32", e);
                     // `int32`, `float16`: numpy's spelling of an xlet type.
                     match ElemType::from_foreign(v) {
-                        Some(t) => d.with_help(format!("xlet writes the element type `{v}` as `{t}`")),
+                        Some(t) => {
+                            d.with_help(format!("xlet writes the element type `{v}` as `{t}`"))
+                        }
                         None => d,
                     }
                 }),

@@ -393,7 +393,10 @@ fn dot_help(around: &Around) -> Option<String> {
         (_, Some("T")) if value_before => Some(format!(
             "xlet has no '.T': transpose with Transpose({operand}, {{1, 0}}) (for a rank-2 {operand})"
         )),
-        (_, Some(m)) if value_before && around.toks.get(around.idx + 2).map(|(t, _)| t) == Some(&Tok::LParen) => {
+        (_, Some(m))
+            if value_before
+                && around.toks.get(around.idx + 2).map(|(t, _)| t) == Some(&Tok::LParen) =>
+        {
             Some(format!(
                 "xlet has no methods: `.{m}(...)` is written as an XLA operation that takes {operand} as an operand; {}",
                 xla_way(m)
@@ -447,7 +450,9 @@ fn xla_way(name: &str) -> String {
     };
     // `np.float32(1)`: a dtype used as a constructor.
     if let Some(t) = ElemType::from_foreign(name) {
-        return format!("a value of a type is a typed literal such as `{t} 1`, or ConvertElementType(x, {t})");
+        return format!(
+            "a value of a type is a typed literal such as `{t} 1`, or ConvertElementType(x, {t})"
+        );
     }
     let squashed = name.replace('_', "");
     if let Some(how) = registry::foreign(name).or_else(|| registry::foreign(&squashed)) {
@@ -456,8 +461,7 @@ fn xla_way(name: &str) -> String {
     if let Some(op) = registry::lookup(name).or_else(|| registry::lookup(&squashed)) {
         return format!("call it by its XLA name: {}", op.signature);
     }
-    "call XLA's operations by name, such as Add(x, y) (`:help` in the REPL lists them)"
-        .to_string()
+    "call XLA's operations by name, such as Add(x, y) (`:help` in the REPL lists them)".to_string()
 }
 
 /// A line starting with `:` in a script: a REPL command, which a script cannot
