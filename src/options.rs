@@ -49,6 +49,11 @@ pub struct Options {
     /// Never color diagnostics.
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// The folder of the script file being run or checked (not a flag: set
+    /// by `xlet run FILE` and `xlet check FILE`), for LoadNpy's hint about a
+    /// path relative to the script rather than the current directory.
+    #[arg(skip)]
+    pub script_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -80,6 +85,7 @@ impl Options {
             max_value_bytes: self.max_bytes,
             replicas: Some(self.replicas),
             custom_call,
+            script_dir: self.script_dir.clone(),
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {

@@ -150,6 +150,19 @@ pub fn write_value(w: &mut dyn Write, v: &Value, opts: &PrintOptions) -> Result<
     write_value_until(w, v, opts, &|| INTERRUPTED.load(Ordering::Relaxed))
 }
 
+/// `format_value` for a value printed after `col` characters of its line
+/// (`outfeed 3: VALUE`): broken lines align under the value's own brackets.
+pub fn format_value_at(v: &Value, opts: &PrintOptions, col: usize) -> String {
+    let mut buf = Vec::new();
+    let stop = || INTERRUPTED.load(Ordering::Relaxed);
+    let stopped = write_value_from(&mut buf, v, opts, &stop, col).is_err();
+    let mut s = String::from_utf8(buf).unwrap_or_default();
+    if stopped {
+        s.push_str(INTERRUPTED_MARK);
+    }
+    s
+}
+
 /// `write_value`, stopping when `stop` says so (checked every few thousand pieces).
 fn write_value_until(
     w: &mut dyn Write,
@@ -157,7 +170,23 @@ fn write_value_until(
     opts: &PrintOptions,
     stop: &dyn Fn() -> bool,
 ) -> Result<(), PrintError> {
-    let mut out = Out { w, ticks: 0, stop };
+    write_value_from(w, v, opts, stop, 0)
+}
+
+/// `write_value_until` for a value that starts at column `col` of its line.
+fn write_value_from(
+    w: &mut dyn Write,
+    v: &Value,
+    opts: &PrintOptions,
+    stop: &dyn Fn() -> bool,
+    col: usize,
+) -> Result<(), PrintError> {
+    let mut out = Out {
+        w,
+        ticks: 0,
+        stop,
+        col,
+    };
     match v {
         Value::Array(a) => {
             let t = a.array_type();
@@ -168,7 +197,8 @@ fn write_value_until(
             };
             out.put(&head)?;
             out.put(" ")?;
-            array_body(&mut out, a, opts, head.chars().count() + 1)
+            let at = out.col;
+            array_body(&mut out, a, opts, at)
         }
         Value::Tuple(items) => {
             out.put(&v.ty().to_string())?;
@@ -179,25 +209,77 @@ fn write_value_until(
 }
 
 /// A tuple's elements without their types (the tuple's type already says them).
+/// On one line when that fits the width; else, if an element is an array of
+/// rank 1 or more or a tuple, each element on its own line, one column right
+/// of the `(`, laid out in turn from there (as an array's rows are).
 fn tuple_body(out: &mut Out, items: &[Value], opts: &PrintOptions) -> Result<(), PrintError> {
+    let open = out.col;
+    let room = opts.width.saturating_sub(open);
+    let nested = items.iter().any(|v| match v {
+        Value::Array(a) => !a.dims().is_empty(),
+        Value::Tuple(_) => true,
+    });
+    let sep = if nested && tuple_flat_len(items, opts, room) > room {
+        format!(",\n{}", " ".repeat(open + 1))
+    } else {
+        ", ".to_string()
+    };
     out.put("(")?;
     for (k, item) in items.iter().enumerate() {
         if k > 0 {
-            out.put(", ")?;
+            out.put(&sep)?;
         }
         match item {
-            Value::Array(a) => array_body(out, a, opts, 0)?,
+            Value::Array(a) => {
+                let at = out.col;
+                array_body(out, a, opts, at)?
+            }
             Value::Tuple(inner) => tuple_body(out, inner, opts)?,
         }
     }
     out.put(if items.len() == 1 { ",)" } else { ")" })
 }
 
-/// The writer, checking for Ctrl-C every so many pieces written.
+/// Length of a tuple body's one-line form, exact up to `cap` (anything above
+/// is some length above `cap`; cost O(cap)).
+fn tuple_flat_len(items: &[Value], opts: &PrintOptions, cap: usize) -> usize {
+    let mut len = if items.len() == 1 { 3 } else { 2 };
+    for (k, item) in items.iter().enumerate() {
+        if k > 0 {
+            len += 2;
+        }
+        if len > cap {
+            return len;
+        }
+        let left = cap - len;
+        len += match item {
+            Value::Array(a) => {
+                let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
+                with_array!(a, x => {
+                    let mut body = Body {
+                        a: x,
+                        dims: x.shape(),
+                        elide,
+                        edge: opts.edge,
+                        idx: vec![0; x.ndim()],
+                        scratch: String::new(),
+                    };
+                    body.flat_len(0, left)
+                })
+            }
+            Value::Tuple(inner) => tuple_flat_len(inner, opts, left),
+        };
+    }
+    len
+}
+
+/// The writer, checking for Ctrl-C every so many pieces written, and keeping
+/// the column it is at (characters since the last line break).
 struct Out<'w> {
     w: &'w mut dyn Write,
     ticks: u32,
     stop: &'w dyn Fn() -> bool,
+    col: usize,
 }
 
 impl Out<'_> {
@@ -207,6 +289,10 @@ impl Out<'_> {
             return Err(PrintError::Interrupted);
         }
         self.w.write_all(s.as_bytes())?;
+        match s.rfind('\n') {
+            Some(at) => self.col = s[at + 1..].chars().count(),
+            None => self.col += s.chars().count(),
+        }
         Ok(())
     }
 }

@@ -54,6 +54,28 @@ impl ElemType {
         }
     }
 
+    /// The element type a numpy, jax or PyTorch dtype name (`int32`, `float16`,
+    /// `bfloat16`, `bool`, `double`, ...; any case) means, for the hint that
+    /// xlet spells it `s32`, `f16`, .... Not a name xlet reads as a type.
+    pub fn from_foreign(s: &str) -> Option<ElemType> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "bool" | "bool_" | "boolean" => ElemType::Pred,
+            "int8" | "i8" => ElemType::S8,
+            "int16" | "i16" | "short" => ElemType::S16,
+            "int32" | "i32" | "int" => ElemType::S32,
+            "int64" | "i64" | "long" => ElemType::S64,
+            "uint8" => ElemType::U8,
+            "uint16" => ElemType::U16,
+            "uint32" => ElemType::U32,
+            "uint64" => ElemType::U64,
+            "float16" | "half" => ElemType::F16,
+            "bfloat16" => ElemType::BF16,
+            "float32" | "float" => ElemType::F32,
+            "float64" | "double" => ElemType::F64,
+            _ => return None,
+        })
+    }
+
     /// Parses an element type name; `PRED` is accepted beside `pred`, as in the docs.
     pub fn parse(s: &str) -> Option<ElemType> {
         if s == "PRED" {

@@ -129,6 +129,82 @@ fn unknown_keywords_and_missing_ops_are_named() {
     assert!(!err.contains("Not, Cos"), "{err}");
 }
 
+#[test]
+fn vars_totals_the_bound_values_not_the_process_heap() {
+    let out = repl(
+        "let a = f32[3] {1, 2, 3}\nlet b = (s32 7, pred true)\n:vars\n",
+        None,
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // 12 bytes of a, 4 + 1 of b: what the rows say, summed. The allocator's
+    // count (the line editor, the types, the inputs) is labelled as the heap's.
+    assert!(stdout.contains("a     f32[3]       12 bytes\n"), "{stdout}");
+    assert!(
+        stdout.contains("bound values 17 bytes; process heap "),
+        "{stdout}"
+    );
+}
+
+/// A LoadNpy path relative to the script, not to the current directory: the
+/// error says where the file is and the path that works from here, for `xlet
+/// run` and for the REPL's `:load`.
+#[test]
+fn load_npy_next_to_the_script_is_pointed_out() {
+    let dir = scratch("npy-beside");
+    let sub = dir.join("model");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    let npy = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance/npy/f32.npy");
+    std::fs::copy(&npy, sub.join("w.npy")).expect("copy npy");
+    std::fs::write(sub.join("prog.xlet"), "let w = LoadNpy(\"w.npy\")\nw\n").expect("write");
+    let out = Command::new(XLET)
+        .args(["run", "model/prog.xlet"])
+        .current_dir(&dir)
+        .output()
+        .expect("run xlet");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("LoadNpy: C2"), "{err}");
+    assert!(err.contains("the file is next to the script"), "{err}");
+    assert!(
+        err.contains("LoadNpy(\"model/w.npy\") reads it from here"),
+        "{err}"
+    );
+    // The path it gives works.
+    std::fs::write(
+        sub.join("fixed.xlet"),
+        "let w = LoadNpy(\"model/w.npy\")\nthen w == w\n",
+    )
+    .expect("write");
+    let ok = Command::new(XLET)
+        .args(["run", "model/fixed.xlet"])
+        .current_dir(&dir)
+        .output()
+        .expect("run xlet");
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    // `:load model/prog.xlet` from the REPL says the same.
+    let mut cmd = Command::new(XLET);
+    cmd.current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("XLET_HISTORY", "");
+    let mut child = cmd.spawn().expect("start xlet");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b":load model/prog.xlet\n")
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("xlet output");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("LoadNpy(\"model/w.npy\") reads it from here"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `xlet run` stops on SIGINT at the next op boundary and exits 130.
 #[test]
 fn run_exits_130_on_ctrl_c() {

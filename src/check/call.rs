@@ -465,7 +465,16 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                     value: t,
                     span: e.span.clone(),
                 })
-                .ok_or_else(|| self.attr_err(name, "an element type such as f32", e)),
+                .ok_or_else(|| {
+                    let d = self.attr_err(name, "an element type such as f32", e);
+                    // `int32`, `float16`: numpy's spelling of an xlet type.
+                    match ElemType::from_foreign(v) {
+                        Some(t) => {
+                            d.with_help(format!("xlet writes the element type `{v}` as `{t}`"))
+                        }
+                        None => d,
+                    }
+                }),
             _ => Err(self.attr_err(name, "an element type such as f32", e)),
         }
     }

@@ -34,6 +34,11 @@ pub struct Limits {
     /// The libraries CustomCall may resolve its targets in (`--custom-call-lib`,
     /// `:lib`); empty unless the user named one.
     pub custom_call: crate::custom_call::Libraries,
+    /// The folder of the script being checked, when it is a file (`xlet run
+    /// dir/f.xlet`): a relative LoadNpy path missing from the current
+    /// directory but present there is pointed out (paths stay relative to
+    /// the current directory).
+    pub script_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Limits {
@@ -42,6 +47,7 @@ impl Default for Limits {
             max_value_bytes: 4 << 30,
             replicas: None,
             custom_call: Default::default(),
+            script_dir: None,
         }
     }
 }
@@ -546,12 +552,28 @@ impl<'s> Checker<'s> {
             .filter(|(dist, _)| *dist <= 2)
             .collect();
         near.sort();
-        if let Some((_, n)) = near.first() {
+        if let Some(word) = python_word(name) {
+            d = d.with_help(word);
+        } else if let Some((_, n)) = near.first() {
             d = d.with_help(format!("did you mean `{n}`?"));
         } else if registry::lookup(name).is_some() {
             d = d.with_help(format!("`{name}` is an operation: call it as {name}(...)"));
         }
         Err(d)
+    }
+}
+
+/// What xlet writes for a Python word used as a name (`True`), or for a dtype
+/// used as a value (`int32`).
+fn python_word(name: &str) -> Option<String> {
+    match name {
+        "True" | "False" => Some(format!(
+            "booleans are written in lower case: `{}` (a pred scalar)",
+            name.to_ascii_lowercase()
+        )),
+        _ => ElemType::from_foreign(name)
+            .filter(|_| ElemType::parse(name).is_none())
+            .map(|t| format!("xlet writes the element type `{name}` as `{t}`")),
     }
 }
 

@@ -40,7 +40,7 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 3 } else { 0 };
@@ -54,6 +54,16 @@ pub fn main() -> i32 {
     if let Some(n) = cli.opts.max_steps {
         xlet::eval::MAX_STEPS.store(n, std::sync::atomic::Ordering::Relaxed);
     }
+    let script = match &cli.command {
+        Some(Command::Run { file, .. } | Command::Check { file }) => file.as_deref(),
+        Some(Command::Grad { file, .. }) => Some(file.as_path()),
+        Some(Command::Repl) | None => None,
+    };
+    cli.opts.script_dir = script
+        .filter(|f| *f != std::path::Path::new("-"))
+        .and_then(|f| f.parent())
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(std::path::Path::to_path_buf);
     match cli.command {
         Some(Command::Run { file, profile }) => run::run_file(file.as_deref(), &cli.opts, profile),
         Some(Command::Check { file }) => run::check_file(file.as_deref(), &cli.opts),

@@ -124,6 +124,14 @@ fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Optio
                 ));
             }
             let mut help = None;
+            if found.rounding_only {
+                help = Some(format!(
+                    "the values differ only by rounding (within ~='s default tolerance for {}, \
+                     {:e}): compare floats with `~=`, as in `then A ~= B`",
+                    a.elem(),
+                    default_tolerance(a.elem())
+                ));
+            }
             if let Tolerance::Close(given) = tol {
                 let t = found.tol.unwrap_or(0.0);
                 let rule = format!("|actual - expected| <= {t:e} + {t:e} * |expected|");
@@ -184,6 +192,9 @@ struct Found {
     first: Vec<(usize, String, String)>,
     /// The tolerance used, for `~=`.
     tol: Option<f64>,
+    /// `==` on floats failed, but every differing pair is within `~=`'s default
+    /// tolerance: a rounding difference, which `~=` is for.
+    rounding_only: bool,
 }
 
 fn mismatches<T: Elem + FormatElem>(a: &crate::value::Nd<T>, b: &Array, tol: Tolerance) -> Found {
@@ -196,7 +207,11 @@ fn mismatches<T: Elem + FormatElem>(a: &crate::value::Nd<T>, b: &Array, tol: Tol
         count: 0,
         first: vec![],
         tol,
+        rounding_only: false,
     };
+    let float_exact = tol.is_none() && T::TYPE.is_float();
+    let loose = Some(default_tolerance(T::TYPE));
+    let mut all_close = float_exact;
     let Some(b) = T::unwrap(b) else {
         found.count = 1;
         found.first.push((0, "?".into(), "?".into()));
@@ -204,12 +219,14 @@ fn mismatches<T: Elem + FormatElem>(a: &crate::value::Nd<T>, b: &Array, tol: Tol
     };
     for (i, (&p, &q)) in a.iter().zip(b.iter()).enumerate() {
         if !same(p, q, tol) {
+            all_close = all_close && same(p, q, loose);
             found.count += 1;
             if found.first.len() < SHOWN_MISMATCHES {
                 found.first.push((i, p.fmt_elem(), q.fmt_elem()));
             }
         }
     }
+    found.rounding_only = all_close && found.count > 0;
     found
 }
 
@@ -240,5 +257,42 @@ fn same<T: Scalar>(p: T, q: T, tol: Option<f64>) -> bool {
             (a - b).abs() <= t + t * b.abs()
         }
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::Limits;
+    use crate::eval::Output;
+    use crate::session::Session;
+
+    struct Quiet;
+    impl Output for Quiet {
+        fn print(&mut self, _: &crate::value::Value, _: &crate::ir::Expr) {}
+    }
+
+    /// The help of the failed assertion `src`'s run reports.
+    fn help_of(src: &str) -> Option<String> {
+        let f = Session::new(Limits::default())
+            .run(src, &mut Quiet)
+            .expect_err("the assertion fails");
+        assert_eq!(f.diags.len(), 1, "{:?}", f.diags);
+        assert_eq!(f.diags[0].code, "assert", "{:?}", f.diags);
+        f.diags[0].help.clone()
+    }
+
+    #[test]
+    fn rounding_differences_suggest_approx_and_others_do_not() {
+        let h = help_of("then f64 0.1 + f64 0.2 == f64 0.3").unwrap_or_default();
+        assert!(h.contains("`~=`") && h.contains("1e-9"), "{h}");
+        // One ulp of f32 apart.
+        let h = help_of("then f32[2] {1.0000001, 2} == f32[2] {1, 2}").unwrap_or_default();
+        assert!(h.contains("`~=`") && h.contains("f32"), "{h}");
+        // One pair close, one far: not a rounding difference.
+        assert_eq!(help_of("then f32[2] {1.0000001, 3} == f32[2] {1, 2}"), None);
+        assert_eq!(help_of("then f64 0.31 == f64 0.3"), None);
+        // Integers are exact: there is no rounding to forgive.
+        assert_eq!(help_of("then s32 1 == s32 2"), None);
+        assert_eq!(help_of("then f32 inf == f32 3e38"), None);
     }
 }

@@ -12,7 +12,7 @@ mod tests;
 pub mod text;
 
 use crate::ir::KernelError;
-use crate::print::{PrintOptions, format_value};
+use crate::print::{PrintOptions, format_value_at};
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::VecDeque;
@@ -137,12 +137,20 @@ impl Feeds {
         Ok(fed.value)
     }
 
+    /// `outfeed N: VALUE` and a line break; a value broken over lines aligns
+    /// its rows under its own brackets, after the label.
+    fn outfeed_line(&self, n: usize, v: &Value) -> String {
+        let label = format!("outfeed {n}: ");
+        let value = format_value_at(v, &self.print, label.chars().count());
+        format!("{label}{value}\n")
+    }
+
     /// Writes one Outfeed value where the run sends them.
     pub fn outfeed(&self, v: &Value) -> Result<(), KernelError> {
         let n = self.written.fetch_add(1, Ordering::Relaxed);
         match &self.sink {
             OutfeedSink::Stdout => {
-                let line = format!("outfeed {n}: {}\n", format_value(v, &self.print));
+                let line = self.outfeed_line(n, v);
                 let mut out = std::io::stdout().lock();
                 out.write_all(line.as_bytes())
                     .and_then(|_| out.flush())
@@ -151,7 +159,7 @@ impl Feeds {
                     })
             }
             OutfeedSink::Buffer(buf) => {
-                let line = format!("outfeed {n}: {}\n", format_value(v, &self.print));
+                let line = self.outfeed_line(n, v);
                 buf.lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .push_str(&line);

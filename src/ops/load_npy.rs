@@ -10,7 +10,7 @@ use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::types::{ArrayType, Type};
 use crate::value::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const SPEC: &str = include_str!("../../spec/npy.md");
@@ -39,14 +39,27 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .with_help("write the path in double quotes: LoadNpy(\"x.npy\")"));
     };
     let path = PathBuf::from(name);
+    let beside_script = beside_script(&path, cx.ck.limits.script_dir.as_deref());
     let info = crate::npy::read_info(&path).map_err(|why| {
-        cx.err("C2", format!("cannot use {why}"), e.span.clone())
-            .with_label("this file")
-            .with_help(
+        let d = cx
+            .err("C2", format!("cannot use {why}"), e.span.clone())
+            .with_label("this file");
+        match &beside_script {
+            Some(there) => d.with_help(format!(
+                "paths are relative to the current directory, not to the script; the file is \
+                 next to the script: LoadNpy(\"{}\") reads it from here",
+                there
+                    .display()
+                    .to_string()
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"")
+            )),
+            None => d.with_help(
                 "LoadNpy reads a .npy file of one xlet element type (np.save of a bool, int, \
                  uint, float16/32/64 or ml_dtypes.bfloat16 array); paths are relative to the \
                  current directory",
-            )
+            ),
+        }
     })?;
     let ty = Type::Array(info.ty.clone());
     cx.ck.check_size(&ty, &e.span)?;
@@ -54,6 +67,17 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         ty,
         kernel: Arc::new(LoadKernel { path, ty: info.ty }),
     })
+}
+
+/// `path` joined to the script's folder, when `path` is relative, names no file
+/// here, and names one there: the path that would work.
+fn beside_script(path: &Path, script_dir: Option<&Path>) -> Option<PathBuf> {
+    let dir = script_dir?;
+    if path.is_absolute() || path.exists() {
+        return None;
+    }
+    let there = dir.join(path);
+    there.is_file().then_some(there)
 }
 
 struct LoadKernel {

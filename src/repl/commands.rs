@@ -386,7 +386,18 @@ fn load(repl: &mut Repl, path: &str) -> Outcome {
     let full = expand_home(path);
     // Capped and UTF-8-checked like `xlet run` (spec/commands.md §1.1).
     match crate::source::read_file(&full) {
-        Ok(src) => repl.run_source(&Origin::new(path, 1), &src),
+        Ok(src) => {
+            // LoadNpy's hint about a path relative to the loaded file, not the
+            // current directory: for this input only.
+            let dir = full
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(|d| d.to_path_buf());
+            let before = std::mem::replace(&mut repl.session.limits.script_dir, dir);
+            let outcome = repl.run_source(&Origin::new(path, 1), &src);
+            repl.session.limits.script_dir = before;
+            outcome
+        }
         Err(e) => {
             let shown = if full.as_os_str() == path {
                 path.to_string()

@@ -7,8 +7,14 @@ use crate::session::{BindingKind, Session};
 
 /// The `:vars` table: one line per binding, then the totals.
 pub(crate) fn render(session: &Session) -> String {
-    let rows: Vec<(String, String, String)> = session
-        .bindings()
+    let bindings = session.bindings();
+    // What the bound values themselves take, as the rows count them; a value
+    // too large to count (`usize::MAX`) saturates.
+    let values = bindings
+        .iter()
+        .filter(|b| b.kind == BindingKind::Value)
+        .fold(0usize, |sum, b| sum.saturating_add(b.bytes));
+    let rows: Vec<(String, String, String)> = bindings
         .into_iter()
         .map(|b| {
             let size = match b.kind {
@@ -29,9 +35,15 @@ pub(crate) fn render(session: &Session) -> String {
             out.push_str(&format!("{name:w0$}  {ty:w1$}  {size}\n"));
         }
     }
+    // The allocator counts every heap byte of the process, not only values:
+    // the REPL's line editor and history, the session's types, the parsed
+    // inputs. The budget applies to that total, so it is shown too, and said
+    // to be the process's.
     let m = session.memory();
     out.push_str(&format!(
-        "live {} of a budget of {} (--max-memory); allocator cache keeps {}",
+        "bound values {}; process heap {} (values, temporaries and xlet's own data) \
+         of a budget of {} (--max-memory); allocator cache keeps {}",
+        show_bytes(values),
         show_bytes(m.live),
         show_bytes(m.budget),
         show_bytes(m.cached)
@@ -90,6 +102,11 @@ mod tests {
         assert!(text.contains("(s8, pred[3])"), "{text}");
         assert!(text.contains("captures 3.9 KiB (4000 bytes)"), "{text}");
         assert!(text.contains("budget"), "{text}");
+        // The values' total is the rows' (a: 4000, t: 1 + 3), whatever else is on the heap.
+        assert!(
+            text.contains("bound values 3.9 KiB (4004 bytes); process heap "),
+            "{text}"
+        );
         assert!(s.unbind(&["a", "nope"]).is_err());
         assert!(s.types.globals.contains_key("a"));
         s.unbind(&["a", "f"]).unwrap();

@@ -356,21 +356,131 @@ fn bad_char_help(c: char) -> Option<&'static str> {
     })
 }
 
-/// A stray '.': the start of a number written without its leading digit (`.5`), or
-/// an attempt at member access (`x.shape`).
-fn dot_help(around: &Around) -> Option<&'static str> {
-    match (around.before, around.touching_after) {
-        (Some(Tok::Ident(_) | Tok::RParen | Tok::RBrace | Tok::RBracket), Some(Tok::Ident(_))) => {
-            Some(
-                "xlet has no '.' member access; a value's shape is part of its type \
-                 (the REPL's `:type x` shows it)",
-            )
-        }
-        (_, Some(Tok::Int(_) | Tok::Float(_))) => {
-            Some("a number needs a digit before its point: write 0.5, not .5")
-        }
+/// A stray '.': the start of a number written without its leading digit (`.5`),
+/// a module's function (`jnp.sum(x)`), a method (`x.sum()`), numpy's transpose
+/// (`x.T`), or an attempt at member access (`x.shape`).
+fn dot_help(around: &Around) -> Option<String> {
+    let member = match around.touching_after {
+        Some(Tok::Ident(m)) => Some(m.as_str()),
         _ => None,
+    };
+    let value_before = matches!(
+        around.before,
+        Some(Tok::Ident(_) | Tok::RParen | Tok::RBrace | Tok::RBracket)
+    );
+    let operand = match around.before {
+        Some(Tok::Ident(name)) => name.as_str(),
+        _ => "x",
+    };
+    match (around.before, member) {
+        (Some(Tok::Ident(module)), Some(_)) if is_module(module) => {
+            // `jax.lax.sum`: the function is the last name of the chain.
+            let mut names = vec![module.as_str()];
+            let mut i = around.idx;
+            while let (Some((Tok::Bad('.'), _)), Some((Tok::Ident(n), _))) =
+                (around.toks.get(i), around.toks.get(i + 1))
+            {
+                names.push(n);
+                i += 2;
+            }
+            let dotted = names.join(".");
+            let function = names.last().copied().unwrap_or(module);
+            Some(format!(
+                "xlet has no modules: `{dotted}` is written as an XLA operation; {}",
+                xla_way(function)
+            ))
+        }
+        (_, Some("T")) if value_before => Some(format!(
+            "xlet has no '.T': transpose with Transpose({operand}, {{1, 0}}) (for a rank-2 {operand})"
+        )),
+        (_, Some(m))
+            if value_before
+                && around.toks.get(around.idx + 2).map(|(t, _)| t) == Some(&Tok::LParen) =>
+        {
+            Some(format!(
+                "xlet has no methods: `.{m}(...)` is written as an XLA operation that takes {operand} as an operand; {}",
+                xla_way(m)
+            ))
+        }
+        (_, Some(_)) if value_before => Some(
+            "xlet has no '.' member access; a value's shape is part of its type \
+             (the REPL's `:type x` shows it)"
+                .to_string(),
+        ),
+        _ => match around.touching_after {
+            Some(Tok::Int(_) | Tok::Float(_)) => {
+                Some("a number needs a digit before its point: write 0.5, not .5".to_string())
+            }
+            _ => None,
+        },
     }
+}
+
+/// Names of Python modules whose functions people call out of habit.
+fn is_module(name: &str) -> bool {
+    matches!(
+        name,
+        "jnp" | "np" | "numpy" | "jax" | "lax" | "torch" | "tf" | "F" | "nn" | "math"
+    )
+}
+
+/// How XLA says what the numpy/jax/PyTorch function `name` does: the foreign-name
+/// table's answer, else the XLA operation of (nearly) that name, else a pointer
+/// to the list of operations.
+fn xla_way(name: &str) -> String {
+    use crate::ops::registry;
+    // numpy's names for elementwise ops XLA spells shorter, and its reductions
+    // that share a name with an elementwise op.
+    let name = match name {
+        "maximum" => "Max",
+        "minimum" => "Min",
+        "multiply" => "Mul",
+        "subtract" => "Sub",
+        "divide" | "true_divide" => "Div",
+        "power" | "pow" => "Pow",
+        "negative" => "Neg",
+        "absolute" => "Abs",
+        "max" => "ReduceMax",
+        "min" => {
+            return "XLA takes a minimum with Reduce and the `min` computation: \
+                    Reduce(x, inf, min, {0})"
+                .to_string();
+        }
+        other => other,
+    };
+    // `np.float32(1)`: a dtype used as a constructor.
+    if let Some(t) = ElemType::from_foreign(name) {
+        return format!(
+            "a value of a type is a typed literal such as `{t} 1`, or ConvertElementType(x, {t})"
+        );
+    }
+    let squashed = name.replace('_', "");
+    if let Some(how) = registry::foreign(name).or_else(|| registry::foreign(&squashed)) {
+        return how.to_string();
+    }
+    if let Some(op) = registry::lookup(name).or_else(|| registry::lookup(&squashed)) {
+        return format!("call it by its XLA name: {}", op.signature);
+    }
+    "call XLA's operations by name, such as Add(x, y) (`:help` in the REPL lists them)".to_string()
+}
+
+/// A line starting with `:` in a script: a REPL command, which a script cannot
+/// run. What a script writes instead, where there is something.
+fn repl_command_help(cmd: &str) -> String {
+    let instead = match cmd {
+        "type" | "t" => {
+            "; in a script, state a type with an annotation, which the checker verifies: \
+             let y: f32[2x3] = EXPR"
+        }
+        "load" | "l" => "; a script cannot include another file",
+        "npy" => "; in a script, write let NAME = LoadNpy(\"FILE\")",
+        "infeed" => "; give the file on the command line: xlet run --infeed FILE SCRIPT",
+        "lib" => "; give the library on the command line: xlet run --custom-call-lib PATH SCRIPT",
+        "time" => "; time a script's statements with xlet run --profile SCRIPT",
+        "quit" | "q" => "; a script ends at its last line",
+        _ => "",
+    };
+    format!("`:{cmd}` is a REPL command (xlet repl); a script has no commands{instead}")
 }
 
 /// Joins "a", "a or b", "a, b or c"; with a comma before the last "or" when an item
@@ -397,6 +507,11 @@ struct Around<'a> {
     before2: Option<&'a Tok>,
     /// The token right after `found`, if it touches it (no space between).
     touching_after: Option<&'a Tok>,
+    /// `before` ends where `found` starts (no space between).
+    touching_before: bool,
+    /// All the tokens, and where `found` is among them.
+    toks: &'a [(Tok, Span)],
+    idx: usize,
 }
 
 impl<'a> Around<'a> {
@@ -404,6 +519,12 @@ impl<'a> Around<'a> {
         let idx = toks.partition_point(|(_, s)| s.start < pos);
         let tok = |i: Option<usize>| i.and_then(|i| toks.get(i)).map(|(t, _)| t);
         Around {
+            toks,
+            idx,
+            touching_before: idx
+                .checked_sub(1)
+                .and_then(|i| toks.get(i))
+                .is_some_and(|(_, s)| s.end == pos),
             found: toks
                 .get(idx)
                 .filter(|(_, s)| s.start == pos)
@@ -480,9 +601,64 @@ impl SyntaxError {
         }
 
         let separator = has(Tok::Semi) && !has(Tok::RBrace);
+        let at_statement_start = matches!(around.before, None | Some(Tok::Semi | Tok::Newline));
+        // A numpy/jax/PyTorch dtype where xlet's element type goes: `int32`, `float16`.
+        let foreign_type = |tok: Option<&Tok>| match tok {
+            Some(Tok::Ident(name)) if ElemType::parse(name).is_none() => {
+                ElemType::from_foreign(name).map(|t| {
+                    format!(
+                        "xlet writes the element type `{name}` as `{t}`; element types are \
+                         pred s8 s16 s32 s64 u8 u16 u32 u64 f16 bf16 f32 f64"
+                    )
+                })
+            }
+            _ => None,
+        };
         let help = match found {
-            Some(Tok::Bad('.')) => dot_help(&around).map(str::to_string),
+            Some(Tok::Bad('.')) => dot_help(&around),
+            // `x @ y`, Python's matrix product.
+            Some(Tok::Bad('@')) => {
+                let name = |t: Option<&Tok>, or: &'static str| match t {
+                    Some(Tok::Ident(n)) => n.clone(),
+                    _ => or.to_string(),
+                };
+                let lhs = name(around.before, "x");
+                let rhs = name(around.toks.get(around.idx + 1).map(|(t, _)| t), "y");
+                Some(format!(
+                    "xlet has no '@': a matrix product is Dot({lhs}, {rhs}) \
+                     (DotGeneral for batched or other contractions)"
+                ))
+            }
             Some(Tok::Bad(c)) => bad_char_help(*c).map(str::to_string),
+            Some(Tok::Colon) if at_statement_start => match around.touching_after {
+                Some(Tok::Ident(cmd)) => Some(repl_command_help(cmd)),
+                _ => None,
+            },
+            // `x ** 2`, as in Python.
+            Some(Tok::Star) if around.before == Some(&Tok::Star) && around.touching_before => {
+                let base = match around.before2 {
+                    Some(Tok::Ident(n)) => n.as_str(),
+                    _ => "x",
+                };
+                let exp = match around.toks.get(around.idx + 1).map(|(t, _)| t) {
+                    Some(Tok::Int(e) | Tok::Float(e)) => e.as_str(),
+                    Some(Tok::Ident(e)) => e.as_str(),
+                    _ => "2",
+                };
+                Some(format!("xlet has no '**': a power is Pow({base}, {exp})"))
+            }
+            // `int32[3] {1, 2, 3}`, `float32 1`: a dtype in front of a literal.
+            Some(
+                Tok::LBracket
+                | Tok::LBrace
+                | Tok::NumRun(_)
+                | Tok::Int(_)
+                | Tok::Float(_)
+                | Tok::Minus
+                | Tok::True
+                | Tok::False,
+            ) => foreign_type(around.before),
+            Some(Tok::Ident(_)) if set.has(Expect::Type) => foreign_type(found),
             _ => None,
         }
         .or_else(|| {

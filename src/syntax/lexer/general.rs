@@ -204,6 +204,23 @@ pub(super) fn comment<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> 
     line.or(block)
 }
 
+/// `# ...`, a Python comment: reported, and the rest of its line read as one
+/// malformed token, so that the words after it raise nothing more.
+pub(super) fn hash_comment<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
+    just('#').then(none_of('\n').repeated()).map_with(|_, e| {
+        let span: SimpleSpan = e.span();
+        let span: Span = span.into_range();
+        Lexeme::error(
+            Diag::syntax(
+                "found '#' but expected a token of the language",
+                span.start..span.start + 1,
+            )
+            .with_label("a comment in Python's style")
+            .with_help("comments are written // to the end of the line, or /* ... */"),
+        )
+    })
+}
+
 pub(super) fn punct<'src>() -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     let long = choice((
         just("==>").to(Tok::Implies),
@@ -260,6 +277,7 @@ pub(super) fn general<'src>(
         comment(),
         punct(),
         string(),
+        hash_comment(),
         bad,
     ))
 }
