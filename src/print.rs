@@ -283,6 +283,17 @@ struct Out<'w> {
 }
 
 impl Out<'_> {
+    /// `n` spaces, without a string of them.
+    fn spaces(&mut self, mut n: usize) -> Result<(), PrintError> {
+        const SPACES: &str = "                                                                ";
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            self.put(&SPACES[..k])?;
+            n -= k;
+        }
+        Ok(())
+    }
+
     fn put(&mut self, s: &str) -> Result<(), PrintError> {
         self.ticks = self.ticks.wrapping_add(1);
         if self.ticks % 4096 == 0 && (self.stop)() {
@@ -428,11 +439,13 @@ impl<T: FormatElem> Body<'_, T> {
         if depth + 1 >= rank || self.flat_len(depth, width) <= width {
             return self.flat(out, depth);
         }
-        let sep = format!(",\n{}", " ".repeat(indent + 1));
         out.put("{")?;
         for (k, e) in entries(self.dims[depth], self.elide, self.edge).enumerate() {
             if k > 0 {
-                out.put(&sep)?;
+                // Written in pieces: a separator string per level, held while
+                // the levels below print, would cost rank^2 bytes.
+                out.put(",\n")?;
+                out.spaces(indent + 1)?;
             }
             match e {
                 None => out.put("...")?,

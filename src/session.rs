@@ -16,6 +16,75 @@ pub struct Session {
     pub types: TypeEnv,
     pub env: Env,
     pub limits: Limits,
+    /// The comps the last successful `run` defined (the REPL keeps their text).
+    pub last_comps: Vec<String>,
+}
+
+/// What an input's statements may change, as it was before the input: the
+/// types and values of the names it binds, its comps, the Rng count and the
+/// infeed queue. Restoring it undoes the input.
+struct Saved {
+    lets: Vec<(String, Option<crate::types::Type>, Option<Value>)>,
+    comps: Vec<(String, Option<std::sync::Arc<ir::Comp>>)>,
+    rng: crate::kernels::rng::RngState,
+    feeds: crate::feed::Feeds,
+}
+
+impl Saved {
+    fn of(prog: &crate::ast::Program, s: &Session) -> Saved {
+        let mut lets: Vec<(String, Option<crate::types::Type>, Option<Value>)> = vec![];
+        let mut comps: Vec<(String, Option<std::sync::Arc<ir::Comp>>)> = vec![];
+        let mut seen = std::collections::HashSet::new();
+        for st in &prog.stmts {
+            match &st.kind {
+                crate::ast::StmtKind::Let(b) if seen.insert((0, b.name.name.as_str())) => {
+                    let n = &b.name.name;
+                    lets.push((
+                        n.clone(),
+                        s.types.globals.get(n).cloned(),
+                        s.env.values.get(n).cloned(),
+                    ))
+                }
+                crate::ast::StmtKind::Comp(c) if seen.insert((1, c.name.name.as_str())) => {
+                    let n = &c.name.name;
+                    comps.push((n.clone(), s.types.comps.get(n).cloned()))
+                }
+                _ => {}
+            }
+        }
+        Saved {
+            lets,
+            comps,
+            rng: s.env.rng.clone(),
+            feeds: s.env.feeds.clone(),
+        }
+    }
+
+    /// Puts the session back as it was; `ids` are the comps the input defined
+    /// (their captures go).
+    fn restore(self, s: &mut Session, ids: &[usize]) {
+        for (n, ty, v) in self.lets {
+            match ty {
+                Some(t) => s.types.globals.insert(n.clone(), t),
+                None => s.types.globals.remove(&n),
+            };
+            match v {
+                Some(v) => s.env.values.insert(n, v),
+                None => s.env.values.remove(&n),
+            };
+        }
+        for (n, c) in self.comps {
+            match c {
+                Some(c) => s.types.comps.insert(n, c),
+                None => s.types.comps.remove(&n),
+            };
+        }
+        for id in ids {
+            s.env.captures.remove(id);
+        }
+        s.env.rng = self.rng;
+        s.env.feeds = self.feeds;
+    }
 }
 
 /// Why an input did not succeed; all diagnostics of the first stage that failed.
@@ -66,10 +135,55 @@ impl Session {
         result
     }
 
+    /// Checks and runs on the session itself, not on copies of it (a copy per
+    /// input cost the number of bindings per input: 8,000 piped `let`s took
+    /// 15 s). What the input's statements bind is saved first and put back if
+    /// anything fails (a panic included), so the cost is the input's, whatever
+    /// the session holds.
     fn run_inner(&mut self, src: &str, out: &mut dyn Output) -> Result<(), Failure> {
-        let (prog, types) = self.check(src)?;
-        let mut env = self.env.clone();
-        let mut diags = run_program(&prog, &mut env, out);
+        self.last_comps.clear();
+        let ast = syntax::parse(src).map_err(|diags| Failure {
+            stage: Stage::Syntax,
+            diags,
+        })?;
+        let saved = Saved::of(&ast, self);
+        let mut ids = vec![];
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.check_and_run(ast, src, out, &mut ids)
+        }));
+        match r {
+            Ok(Ok(())) => {
+                self.last_comps = saved.comps.into_iter().map(|(n, _)| n).collect();
+                Ok(())
+            }
+            Ok(Err(f)) => {
+                saved.restore(self, &ids);
+                Err(f)
+            }
+            Err(p) => {
+                saved.restore(self, &ids);
+                std::panic::resume_unwind(p)
+            }
+        }
+    }
+
+    fn check_and_run(
+        &mut self,
+        ast: crate::ast::Program,
+        src: &str,
+        out: &mut dyn Output,
+        ids: &mut Vec<usize>,
+    ) -> Result<(), Failure> {
+        let prog = crate::check::check_program_in(ast, &mut self.types, src, &self.limits)
+            .map_err(|diags| Failure {
+                stage: Stage::Check,
+                diags,
+            })?;
+        ids.extend(prog.stmts.iter().filter_map(|s| match &s.kind {
+            ir::StmtKind::Comp(c) => Some(c.id),
+            _ => None,
+        }));
+        let mut diags = run_program(&prog, &mut self.env, out);
         // Ctrl-C during the last op finds no later op boundary to stop at: check
         // once more, so an interrupted input never commits anything.
         if diags.is_empty() && INTERRUPTED.load(Ordering::SeqCst) {
@@ -82,8 +196,6 @@ impl Session {
                 diags,
             });
         }
-        self.types = types;
-        self.env = env;
         Ok(())
     }
 

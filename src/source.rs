@@ -7,8 +7,8 @@ use std::io::Read;
 use std::path::Path;
 
 /// The largest program text xlet reads: 64 MiB. Pasted weights run to a few MB;
-/// anything bigger is a mistake (`xlet run /dev/zero`) that must fail fast, not
-/// after reading gigabytes.
+/// anything bigger is a mistake that must fail fast, not after reading
+/// gigabytes (special files such as `/dev/zero` are refused before reading).
 pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 
 /// Why a program text could not be read. Rendered as `error: cannot read NAME: WHY`.
@@ -34,10 +34,62 @@ pub fn read(path: Option<&Path>) -> Result<(String, String), ReadError> {
     }
 }
 
+/// Opens a file for reading only if it is a regular file. A FIFO nobody writes
+/// would block the open (and then the read) in a system call that Ctrl-C does
+/// not interrupt, and a device can be endless: both are refused. The open
+/// itself cannot block (O_NONBLOCK, which changes nothing for a regular file).
+/// `xlet run`, `:load`, `--infeed` and `LoadNpy` all open through here.
+pub fn open_regular(p: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = o.open(p)?;
+    let t = f.metadata()?.file_type();
+    if t.is_file() {
+        return Ok(f);
+    }
+    let kind = if t.is_dir() {
+        "a directory"
+    } else {
+        special_kind(&t)
+    };
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "it is {kind}, not a regular file (xlet reads programs and data from regular files; `-` reads standard input)"
+        ),
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_t: &std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
 /// Reads one file (the REPL's `:load` after it has expanded `~`).
 pub fn read_file(p: &Path) -> Result<String, ReadError> {
     let name = p.display().to_string();
-    match std::fs::File::open(p) {
+    match open_regular(p) {
         Ok(f) => read_from(&name, f),
         Err(e) => Err(ReadError {
             name,

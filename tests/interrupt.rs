@@ -53,11 +53,37 @@ fn a_long_kernel_stops_when_interrupted() {
     let expr = (0..100).fold("X * 0.001".to_string(), |e, _| format!("Tanh({e})"));
     interrupted_in_time(&s, &expr, 50, 2);
 
-    // 3. One output whose window is 2^32 positions long (almost all padding,
-    // each reduced with the init value): a single fold runs for minutes, and
-    // must check the flag inside, not only between outputs.
-    let window = "ReduceWindow(f32[3] {1, 2, 3}, 0, add, {4294967296}, {1}, SAME)";
+    // 3. One output whose window is 2^32 positions long, nearly all of them
+    // holes of the base dilation (each reduced with the init value): a single
+    // fold runs for minutes, and must check the flag inside, not only between
+    // outputs. (Padding around the operand is skipped, see 4; holes between
+    // its elements are visited.)
+    let window = "ReduceWindow(f32[3] {1, 2, 3}, 0, add, {4294967296}, {1}, {{1, 0}}, base_dilations={2147483647})";
     interrupted_in_time(&s, window, 200, 3);
+
+    // 4. The same huge window with SAME padding around three elements: only
+    // the blocks of positions that reach an element are visited; the runs of
+    // padding enter the reduction tree whole (issue 21: 10^12 positions were
+    // visited one by one).
+    for w in ["4294967296", "1000000000000"] {
+        let src = format!("ReduceWindow(f32[3] {{1, 2, 3}}, 0, add, {{{w}}}, {{1}}, SAME)");
+        let (prog, _) = s.check(&src).unwrap_or_else(|f| panic!("{:?}", f.diags));
+        let StmtKind::Print(e) = &prog.stmts[0].kind else {
+            panic!("not an expression")
+        };
+        let start = Instant::now();
+        let v = eval_top(e, &s.env).unwrap_or_else(|d| panic!("{src}: {}", d.message));
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{src}: {:?}",
+            start.elapsed()
+        );
+        assert_eq!(
+            xlet::print::format_value(&v, &Default::default()),
+            "f32[3] {6, 6, 6}",
+            "{src}"
+        );
+    }
 }
 
 /// Evaluates `expr` while another thread sets the flag after `after_ms`: the

@@ -122,10 +122,42 @@ pub fn check_program(
     limits: &Limits,
 ) -> Result<(ir::Program, TypeEnv), Vec<Diag>> {
     let mut ck = Checker::new(src, env, limits);
+    let prog = check_stmts(&mut ck, prog)?;
+    Ok((prog, ck.env))
+}
+
+/// `check_program` on the environment itself instead of a copy (the REPL
+/// checks each input against the whole session: a copy per input made a
+/// session of n bindings cost n per input). `env` is left as the statements
+/// left it, also when they failed (or panicked): then it may hold some of the
+/// program's own bindings and lack names whose new definition failed, which
+/// the caller restores from what it saved of the names the program binds.
+pub fn check_program_in(
+    prog: ast::Program,
+    env: &mut TypeEnv,
+    src: &str,
+    limits: &Limits,
+) -> Result<ir::Program, Vec<Diag>> {
+    let mut ck = Checker::new(src, &TypeEnv::default(), limits);
+    ck.env = std::mem::take(env);
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_stmts(&mut ck, prog)));
+    *env = std::mem::take(&mut ck.env);
+    r.unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+fn check_stmts(ck: &mut Checker, prog: ast::Program) -> Result<ir::Program, Vec<Diag>> {
     let mut errors = vec![];
     let count = prog.stmts.len();
     let mut stmts = Vec::with_capacity(count);
     for s in prog.stmts {
+        // Ctrl-C between statements, as the evaluator looks between ops.
+        if crate::eval::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(vec![Diag::check(
+                "interrupted",
+                "interrupted",
+                s.span.clone(),
+            )]);
+        }
         ck.defaulted.clear();
         match ck.check_stmt(&s) {
             Ok(st) => stmts.push(st),
@@ -143,7 +175,7 @@ pub fn check_program(
         ));
     }
     if errors.is_empty() {
-        Ok((ir::Program { stmts }, ck.env))
+        Ok(ir::Program { stmts })
     } else {
         Err(errors)
     }

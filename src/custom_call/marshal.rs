@@ -107,7 +107,7 @@ impl Outputs {
 fn zeroed(t: &ArrayType) -> Result<Array, KernelError> {
     with_elem_type!(t.elem, T => {
         let n = t.num_elements().ok_or_else(|| internal("element count overflows"))?;
-        let a = ArrayD::from_shape_vec(IxDyn(&t.dims), vec![T::default(); n])
+        let a = ArrayD::from_shape_vec(IxDyn(&t.dims), crate::kernels::alloc::try_filled(n, T::default(), t)?)
             .map_err(|_| internal("result does not match its shape"))?;
         Ok(Array::from_nd(a))
     })

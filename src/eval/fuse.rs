@@ -170,7 +170,7 @@ fn run_typed<O: ChunkElem>(
     out_dims: &[usize],
 ) -> Result<Array, KernelError> {
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<O> = crate::kernels::alloc::output_vec(n);
+    let mut out: Vec<O> = crate::kernels::alloc::try_output_vec(n, &"the result")?;
     let dst = &mut out.spare_capacity_mut()[..n];
     let strides: Vec<&[isize]> = leaves.iter().map(|(l, _)| l.strides()).collect();
     let sizes: Vec<usize> = leaves.iter().map(|(l, _)| l.elem_size()).collect();

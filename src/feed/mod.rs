@@ -213,7 +213,7 @@ fn read_values(path: &Path) -> Result<Vec<Fed>, KernelError> {
 pub fn is_npy(path: &Path) -> std::io::Result<bool> {
     use std::io::Read;
     let mut head = [0u8; 6];
-    let mut f = std::fs::File::open(path)?;
+    let mut f = crate::source::open_regular(path)?;
     let mut n = 0;
     while n < 6 {
         match f.read(&mut head[n..])? {
@@ -228,13 +228,7 @@ pub fn is_npy(path: &Path) -> std::io::Result<bool> {
 /// running, so a wrong path fails at once with exit code 3).
 pub fn check_files(files: &[PathBuf]) -> Result<(), String> {
     for f in files {
-        if f.is_dir() {
-            return Err(format!(
-                "--infeed {}: is a directory, not a file",
-                f.display()
-            ));
-        }
-        std::fs::File::open(f)
+        crate::source::open_regular(f)
             .map_err(|e| format!("--infeed {}: cannot open: {e}", f.display()))?;
     }
     Ok(())

@@ -156,6 +156,29 @@ pub fn try_output_vec<T>(n: usize, what: &dyn std::fmt::Display) -> Result<Vec<T
     Ok(v)
 }
 
+/// A vector of `n` copies of `fill`, allocated only if it fits the budget (the
+/// accounted form of `vec![fill; n]` for any length that comes from data).
+pub fn try_filled<T: Clone>(
+    n: usize,
+    fill: T,
+    what: &dyn std::fmt::Display,
+) -> Result<Vec<T>, KernelError> {
+    let mut v = try_output_vec(n, what)?;
+    v.resize(n, fill);
+    Ok(v)
+}
+
+/// The items of an iterator of known length, in a vector allocated only if it
+/// fits the budget (the accounted form of `collect` for data-sized lists).
+pub fn try_collect<T>(
+    items: impl ExactSizeIterator<Item = T>,
+    what: &dyn std::fmt::Display,
+) -> Result<Vec<T>, KernelError> {
+    let mut v = try_output_vec(items.len(), what)?;
+    v.extend(items);
+    Ok(v)
+}
+
 /// Gives memory nobody uses back to the system: the cache's blocks, and (glibc)
 /// the free pages inside the heap. The REPL calls this after each input, so that
 /// rebinding or removing a name shrinks the process (spec/performance.md §4).
@@ -190,16 +213,6 @@ pub fn release_cache() {
 /// Below this many bytes a buffer is left to the allocator as it is.
 const HUGE_PAGE_THRESHOLD: usize = 4 << 20;
 const HUGE_PAGE: usize = 2 << 20;
-
-/// An empty vector with room for `n` elements, backed by huge pages when large.
-pub fn output_vec<T>(n: usize) -> Vec<T> {
-    let v: Vec<T> = Vec::with_capacity(n);
-    let bytes = n.saturating_mul(std::mem::size_of::<T>());
-    if bytes >= HUGE_PAGE_THRESHOLD {
-        advise_huge(v.as_ptr() as usize, bytes);
-    }
-    v
-}
 
 #[cfg(target_os = "linux")]
 fn advise_huge(start: usize, bytes: usize) {

@@ -1,7 +1,8 @@
 //! `.npy` files (spec/npy.md): reading any xlet element type, writing them.
 //!
-//! The header (magic, version, the Python dict literal) is parsed by the
-//! `ndarray-npy` crate. The data is decoded here, for three reasons the crate's
+//! The header (magic, version, the Python dict literal) is parsed here in one
+//! linear pass (`header`: a general Python-literal parser took exponential time
+//! on a list nested forty deep). The data is decoded here, for three reasons the crate's
 //! own readers do not meet: bf16 arrives as numpy's raw `<V2` (how ml_dtypes
 //! saves it), the array's memory must be admitted under the budget
 //! (`kernels::alloc::admit`) before it is allocated, and the file's length is
@@ -9,6 +10,7 @@
 //! claims a [10^12] shape fails at once.
 
 mod elem;
+pub mod header;
 #[cfg(test)]
 mod tests;
 
@@ -62,7 +64,8 @@ fn err(path: &Path, what: impl fmt::Display) -> NpyError {
 /// Reads `path`'s header: the array type it claims and where its data starts.
 /// Checks the claimed size against the file's length.
 pub fn read_info(path: &Path) -> Result<NpyInfo, NpyError> {
-    let mut file = std::fs::File::open(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let mut file =
+        crate::source::open_regular(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
     let file_len = file
         .metadata()
         .map_err(|e| err(path, format!("cannot read: {e}")))?
@@ -121,16 +124,16 @@ fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, N
     head.resize(data_offset, 0);
     r.read_exact(&mut head[prefix_len..])
         .map_err(|e| err(path, format!("cannot read its header: {e}")))?;
-    let header = Header::from_reader(&mut &head[..])
+    let header = header::parse(&head[prefix_len..])
         .map_err(|e| err(path, format!("malformed header: {e}")))?;
-    let PyValue::String(descr) = &header.type_descriptor else {
-        return Err(err(
-            path,
-            format!(
-                "holds a structured dtype {}; xlet reads arrays of one element type",
-                header.type_descriptor
-            ),
-        ));
+    let descr = match &header.descr {
+        Ok(d) => d,
+        Err(text) => {
+            return Err(err(
+                path,
+                format!("holds a structured dtype {text}; xlet reads arrays of one element type"),
+            ));
+        }
     };
     let (elem, big_endian) = elem::parse_descr(descr).ok_or_else(|| {
         err(
@@ -166,7 +169,7 @@ fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, N
     }
     Ok(NpyInfo {
         ty,
-        fortran: header.layout.is_fortran(),
+        fortran: header.fortran,
         big_endian,
         data_offset,
         descr: descr.clone(),
@@ -191,7 +194,8 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
 /// memory budget) its data. Fortran-order files give an array with Fortran
 /// strides, big-endian files are byte-swapped.
 pub fn read(path: &Path) -> Result<Array, NpyError> {
-    let mut file = std::fs::File::open(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let mut file =
+        crate::source::open_regular(path).map_err(|e| err(path, format!("cannot open: {e}")))?;
     let file_len = file
         .metadata()
         .map_err(|e| err(path, format!("cannot read: {e}")))?
@@ -214,7 +218,7 @@ fn decode<T: NpyElem + Elem>(
 ) -> Result<Array, NpyError> {
     let n = info.ty.num_elements().unwrap_or(0);
     let size = std::mem::size_of::<T>().max(1);
-    let mut out: Vec<T> = Vec::with_capacity(n);
+    let mut out: Vec<T> = alloc::try_output_vec(n, &info.ty).map_err(|e| err(path, e.message))?;
     let mut chunk = vec![0u8; (1 << 16) * size];
     while out.len() < n {
         let k = (n - out.len()).min(1 << 16);

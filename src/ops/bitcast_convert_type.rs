@@ -207,7 +207,7 @@ fn resize<S: Bits + Elem, D: Bits + Elem>(x: Nd<S>) -> Result<Array, KernelError
             "bitcast operand's last dimension is not the width ratio",
         ));
     }
-    let mut out: Vec<D> = alloc::output_vec(n_out);
+    let mut out: Vec<D> = alloc::try_output_vec(n_out, &"the bitcast result")?;
     let buf = &mut out.spare_capacity_mut()[..n_out];
     let fill = |(i, part): (usize, &mut [std::mem::MaybeUninit<D>])| {
         if interrupted() {

@@ -299,7 +299,7 @@ impl Combiner {
         let dims = first.dims().to_vec();
         let elem = first.elem();
         let flat: Vec<Array> = vals.iter().map(|a| standard(a)).collect::<Result<_, _>>()?;
-        let mut out = Vec::with_capacity(first.len());
+        let mut out = crate::kernels::reduce::generic::Results::new(&[elem], first.len())?;
         for i in 0..first.len() {
             if interrupted() {
                 return Err(interrupt_error());
@@ -308,9 +308,11 @@ impl Combiner {
             for a in &flat[1..] {
                 acc = cx.call_comp(&self.comp, &[acc, scalar_at(a, i)?])?;
             }
-            out.push(vec![acc]);
+            out.push(&[acc])?;
         }
-        crate::kernels::reduce::generic::assemble(&out, 0, elem, &dims)
+        out.finish(&dims)?
+            .pop()
+            .ok_or_else(|| internal("no result"))
     }
 }
 

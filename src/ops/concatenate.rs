@@ -309,7 +309,7 @@ pub fn concat<T: Elem + Send + Sync>(
         })
         .collect();
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<T> = alloc::output_vec(n);
+    let mut out: Vec<T> = alloc::try_output_vec(n, &"the concatenation")?;
     let buf = &mut out.spare_capacity_mut()[..n];
     let task = |(i, chunk): (usize, &mut [MaybeUninit<T>])| {
         if interrupted() {

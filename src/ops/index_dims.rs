@@ -309,12 +309,13 @@ pub fn unflatten(mut p: usize, dims: &[usize], out: &mut [usize]) {
 /// (u64 values beyond i64::MAX saturate: every start that large is clamped or
 /// out of bounds alike). Admitted under the memory budget first.
 pub fn index_values(a: &Array) -> Result<Vec<i64>, KernelError> {
-    crate::kernels::alloc::admit(a.len().saturating_mul(8), &"the start indices as 64-bit")?;
     fn go<T: crate::value::Elem + Copy + Into<i128>>(a: &Array) -> Result<Vec<i64>, KernelError> {
         let x = T::unwrap(a).ok_or_else(|| crate::ops::common::internal("index array type"))?;
-        Ok(x.iter()
-            .map(|&v| i64::try_from(v.into()).unwrap_or(i64::MAX))
-            .collect())
+        crate::kernels::alloc::try_collect(
+            x.iter()
+                .map(|&v| i64::try_from(v.into()).unwrap_or(i64::MAX)),
+            &"the start indices as 64-bit",
+        )
     }
     crate::for_class!(a.elem(), T, [int] => go::<T>(a)).unwrap_or_else(|| {
         Err(crate::ops::common::internal(

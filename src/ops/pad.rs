@@ -255,7 +255,7 @@ pub fn pad<T: Elem + Send + Sync>(
         return Ok(T::wrap(x.clone()));
     }
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<T> = alloc::output_vec(n);
+    let mut out: Vec<T> = alloc::try_output_vec(n, &"the padded result")?;
     if n > 0 {
         let src = Src::of(x);
         let width = out_dims[rank - 1];

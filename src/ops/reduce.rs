@@ -321,10 +321,14 @@ impl Kernel for ReduceKernel {
                         .collect()
                 };
                 let mut call = |a: &[Value]| cx.call_comp(&self.comp, a);
-                let res = generic::reduce(m, n, &init_vals, &mut elem, &mut call)?;
-                (0..k)
-                    .map(|i| generic::assemble(&res, i, self.elems[i], &self.out_dims))
-                    .collect::<Result<_, _>>()?
+                generic::reduce_to_arrays(
+                    n,
+                    &init_vals,
+                    &self.elems,
+                    &self.out_dims,
+                    &mut elem,
+                    &mut call,
+                )?
             }
         };
         Ok(collate(outs))

@@ -279,7 +279,7 @@ fn monoid_window<T: NativeMonoid>(
         .as_slice()
         .ok_or_else(|| internal("window operand layout"))?;
     let m: usize = out_dims.iter().product();
-    let mut out: Vec<T> = alloc::output_vec(m);
+    let mut out: Vec<T> = alloc::try_output_vec(m, &"the window reduction's result")?;
     out.resize(m, init);
     let g1 = g.at_least_rank1();
     T::with_op(
@@ -396,10 +396,14 @@ impl Kernel for ReduceWindowKernel {
                     }
                 };
                 let mut call = |a: &[Value]| cx.call_comp(&self.comp, a);
-                let res = generic::reduce(m, n, &init_vals, &mut elem, &mut call)?;
-                (0..k)
-                    .map(|i| generic::assemble(&res, i, self.elems[i], &self.out_dims))
-                    .collect::<Result<_, _>>()?
+                generic::reduce_to_arrays(
+                    n,
+                    &init_vals,
+                    &self.elems,
+                    &self.out_dims,
+                    &mut elem,
+                    &mut call,
+                )?
             }
         };
         Ok(collate(outs))

@@ -514,7 +514,17 @@ pub fn nearest<'n>(name: &str, names: &[&'n str]) -> Option<&'n str> {
         .map(|(_, n)| n)
 }
 
+/// Names longer than this (in bytes) are not compared for "did you mean": the
+/// distance costs the product of the lengths (two 100,000-character names took
+/// a minute), and no one mistypes a name that long into another.
+pub const MAX_SUGGEST_LEN: usize = 64;
+
+/// Edit distance (Levenshtein, by characters); `usize::MAX` when either name is
+/// longer than `MAX_SUGGEST_LEN` and they differ, so the cost is bounded.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    if a.len() > MAX_SUGGEST_LEN || b.len() > MAX_SUGGEST_LEN {
+        return if a == b { 0 } else { usize::MAX };
+    }
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -250,7 +250,7 @@ fn prepare<T: Elem + Copy>(
             .ok_or_else(|| internal("source of an unexpected type"))?
             .clone(),
     )?;
-    let mut out: Vec<T> = alloc::output_vec(x.len());
+    let mut out: Vec<T> = alloc::try_output_vec(x.len(), &"the scattered result")?;
     out.resize(x.len(), init);
     Ok((x, s, init, out))
 }

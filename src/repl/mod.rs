@@ -26,7 +26,6 @@ use crate::syntax;
 use crate::types::Type;
 use crate::value::Value;
 use sources::{Origin, Sources};
-use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -175,7 +174,6 @@ impl Repl {
     /// On success `_` is the last value printed, and comps defined here keep
     /// this input's text for later diagnostics.
     pub(crate) fn run_source(&mut self, origin: &Origin, src: &str) -> Outcome {
-        let before: HashSet<usize> = self.session.types.comps.values().map(|c| c.id).collect();
         let mut out = Printer {
             opts: &self.print,
             last: None,
@@ -188,7 +186,7 @@ impl Repl {
                     self.session.types.globals.insert(LAST_RESULT.into(), ty);
                     self.session.env.values.insert(LAST_RESULT.into(), value);
                 }
-                self.keep_comp_sources(&before, origin, src);
+                self.keep_comp_sources(origin, src);
                 Outcome::Done
             }
             Err(f) => {
@@ -198,14 +196,12 @@ impl Repl {
         }
     }
 
-    /// Moves the spans of comps new since `before` into the kept copy of `src`.
-    fn keep_comp_sources(&mut self, before: &HashSet<usize>, origin: &Origin, src: &str) {
+    /// Moves the spans of the comps the input defined into the kept copy of
+    /// `src` (only those: a pass over every comp would cost the session's size
+    /// per input).
+    fn keep_comp_sources(&mut self, origin: &Origin, src: &str) {
+        let new = std::mem::take(&mut self.session.last_comps);
         let comps = &mut self.session.types.comps;
-        let new: Vec<String> = comps
-            .iter()
-            .filter(|(_, c)| !before.contains(&c.id))
-            .map(|(n, _)| n.clone())
-            .collect();
         if new.is_empty() {
             return;
         }

@@ -39,8 +39,10 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
     } else {
         drop(lexed.toks);
     }
+    interrupted(src)?;
     let lexed = lexer::lex_runs(src);
     let toks = lexer::layout(lexed.toks);
+    interrupted(src)?;
     let (found, errors) = parser::run(parser::program(), &toks, src.len());
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks).is_empty()
@@ -48,8 +50,10 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
         return Ok(found);
     }
     drop(toks);
+    interrupted(src)?;
     let lexed = lexer::lex(src);
     let toks = lexer::layout(lexed.toks);
+    interrupted(src)?;
     let (program, errors) = parser::run(parser::program(), &toks, src.len());
     let errs = collect(errors, lexed.errors, lexed.open_comment, &toks);
     match program {
@@ -60,6 +64,16 @@ pub fn parse(src: &str) -> Result<Program, Vec<Diag>> {
             src,
         )),
     }
+}
+
+/// Ctrl-C between the parser's passes: an error with code `interrupted`.
+fn interrupted(src: &str) -> Result<(), Vec<Diag>> {
+    if crate::eval::INTERRUPTED.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut d = Diag::syntax("interrupted", 0..src.len().min(1));
+        d.code = "interrupted".into();
+        return Err(vec![d]);
+    }
+    Ok(())
 }
 
 /// Parses a single expression (the REPL's `:type EXPR`).
@@ -143,11 +157,24 @@ fn collect(
             errs.push(diag);
         }
     }
-    for (tok, span) in toks {
-        if let Tok::Bad(c) = tok
-            && at.insert(span.start)
+    // A run of adjacent stray characters is one error (a 2 MB line of `$` made
+    // two million diagnostics, 1.1 GB).
+    let mut i = 0;
+    while i < toks.len() {
+        let (Tok::Bad(c), span) = &toks[i] else {
+            i += 1;
+            continue;
+        };
+        let mut end = span.end;
+        let mut j = i + 1;
+        while let Some((Tok::Bad(_), s)) = toks.get(j)
+            && s.start == end
         {
-            errs.push(
+            end = s.end;
+            j += 1;
+        }
+        if at.insert(span.start) {
+            let d = if j == i + 1 {
                 Diag::syntax(
                     format!(
                         "found '{}' but expected a token of the language",
@@ -155,9 +182,21 @@ fn collect(
                     ),
                     span.clone(),
                 )
-                .with_label(format!("unexpected character '{}'", c.escape_debug())),
-            );
+                .with_label(format!("unexpected character '{}'", c.escape_debug()))
+            } else {
+                Diag::syntax(
+                    format!(
+                        "found {} stray characters, starting with '{}', but expected a token of the language",
+                        j - i,
+                        c.escape_debug()
+                    ),
+                    span.start..end,
+                )
+                .with_label("unexpected characters")
+            };
+            errs.push(d);
         }
+        i = j;
     }
     errs.sort_by_key(|d| d.span.start);
     errs

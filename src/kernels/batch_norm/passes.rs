@@ -243,7 +243,7 @@ where
 {
     let total = fr.per_feature().saturating_mul(fr.features);
     // The evaluator admitted the result (the op's checked type) already.
-    let mut out: Vec<T> = alloc::output_vec(total);
+    let mut out: Vec<T> = alloc::try_output_vec(total, &"the normalized result")?;
     if total > 0 {
         let spare = &mut out.spare_capacity_mut()[..total];
         if fr.feature_rows() {

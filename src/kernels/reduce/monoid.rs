@@ -24,7 +24,7 @@ pub fn reduce_with<T: Elem + Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
 ) -> Result<Nd<T>, KernelError> {
     let (kept, m, _) = split_dims(x.shape(), dims);
     let out_shape: Vec<usize> = kept.iter().map(|&d| x.shape()[d]).collect();
-    let mut out: Vec<T> = alloc::output_vec(m);
+    let mut out: Vec<T> = alloc::try_output_vec(m, &"the reduction's result")?;
     out.resize(m, init);
     match arrange(x, dims, true)? {
         Layout::Rows { data, m, n } => native::rows(slice(&data)?, m, n, init, &f, &mut out)?,

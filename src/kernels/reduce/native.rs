@@ -166,6 +166,12 @@ pub fn rows<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
 pub trait ElemRows<T: Copy>: Sync {
     /// Writes element `k` of outputs `c0..c0+dst.len()` into `dst`.
     fn load(&self, k: usize, c0: usize, dst: &mut [T]);
+    /// Where elements may be other than padding, for outputs `c0..c0+w`: a
+    /// range of `k` and the padding value, every element outside the range
+    /// being that value; None when there is no padding to skip.
+    fn live(&self, _c0: usize, _w: usize) -> Option<(std::ops::Range<usize>, T)> {
+        None
+    }
     /// `acc[i] = f(acc[i], element k of output c0+i)`.
     #[inline(always)]
     fn fold<F: Fn(T, T) -> T>(&self, k: usize, c0: usize, acc: &mut [T], scratch: &mut [T], f: &F) {
@@ -232,6 +238,12 @@ impl<T: Copy> Scratch<T> {
 
 /// The tree of elements of blocks `b0..b1` (of `n` elements in all) for the
 /// outputs `c0..c0+out.len()`, written into `out`; false if there are none.
+///
+/// Blocks wholly outside the rows' live range (`ElemRows::live`) hold only the
+/// padding value: runs of them enter the tree as complete subtrees whose values
+/// are worked out by doubling, so a window of 10^12 positions over a few
+/// elements costs the elements, not the positions (the same tree, so the same
+/// bits, as visiting every position).
 pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
     rows: &R,
     n: usize,
@@ -249,42 +261,29 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
         }
         Ok::<_, Infallible>(a)
     };
-    let single = b1 - b0 == 1;
-    for b in b0..b1 {
-        // One window can be billions of positions long (a huge window over
-        // padding): Ctrl-C must not wait for it.
-        if b % 4096 == 4095 && interrupted() {
-            return Err(interrupt_error());
+    let live = rows.live(c0, w).map(|(r, v)| {
+        let lo = (r.start / BLOCK).clamp(b0, b1);
+        let hi = r.end.div_ceil(BLOCK).clamp(lo, b1);
+        (lo, hi, v)
+    });
+    match live {
+        Some((lo, hi, v)) if lo > b0 || hi < b1 => {
+            let pads = PadBlocks::new(v, n, f);
+            pads.push_run(&mut tree, (b0, lo), b0, w, &mut g);
+            fold_blocks(rows, n, (lo, hi), c0, w, sc, f, &mut tree, &mut g)?;
+            pads.push_run(&mut tree, (hi, b1), b0, w, &mut g);
         }
-        let start = b * BLOCK;
-        let len = (n - start).min(BLOCK);
-        if len == 0 {
-            break;
-        }
-        let acc = &mut sc.acc[..LANES * w];
-        for t in 0..len.min(LANES) {
-            rows.load(start + t, c0, &mut acc[t * w..][..w]);
-        }
-        for t in LANES..len {
-            let l = t % LANES;
-            rows.fold(start + t, c0, &mut acc[l * w..][..w], &mut sc.row, f);
-        }
-        // Lane tree, level by level, in place.
-        let mut c = len.min(LANES);
-        while c > 1 {
-            for p in 0..c / 2 {
-                pair_into(acc, w, p, 2 * p, f);
+        _ => {
+            if b1 - b0 == 1 {
+                // One block: its lane tree is the result (no tree, no copy).
+                if lane_tree(rows, n, b0, c0, w, sc, f) {
+                    out.copy_from_slice(&sc.acc[..w]);
+                    return Ok(true);
+                }
+                return Ok(false);
             }
-            if c % 2 == 1 {
-                acc.copy_within((c - 1) * w..c * w, (c / 2) * w);
-            }
-            c = c.div_ceil(2);
+            fold_blocks(rows, n, (b0, b1), c0, w, sc, f, &mut tree, &mut g)?;
         }
-        if single {
-            out.copy_from_slice(&acc[..w]);
-            return Ok(true);
-        }
-        never(tree.push(1, acc[..w].to_vec(), &mut g));
     }
     Ok(match never(tree.finish(None, &mut g)) {
         Some(r) => {
@@ -293,6 +292,142 @@ pub fn fold_tile<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
         }
         None => false,
     })
+}
+
+/// The lane tree of block `b` for outputs `c0..c0+w`, left in `sc.acc[..w]`;
+/// false if the block is empty.
+fn lane_tree<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
+    rows: &R,
+    n: usize,
+    b: usize,
+    c0: usize,
+    w: usize,
+    sc: &mut Scratch<T>,
+    f: &F,
+) -> bool {
+    let start = b * BLOCK;
+    let len = n.saturating_sub(start).min(BLOCK);
+    if len == 0 {
+        return false;
+    }
+    let acc = &mut sc.acc[..LANES * w];
+    for t in 0..len.min(LANES) {
+        rows.load(start + t, c0, &mut acc[t * w..][..w]);
+    }
+    for t in LANES..len {
+        let l = t % LANES;
+        rows.fold(start + t, c0, &mut acc[l * w..][..w], &mut sc.row, f);
+    }
+    // Lane tree, level by level, in place.
+    let mut c = len.min(LANES);
+    while c > 1 {
+        for p in 0..c / 2 {
+            pair_into(acc, w, p, 2 * p, f);
+        }
+        if c % 2 == 1 {
+            acc.copy_within((c - 1) * w..c * w, (c / 2) * w);
+        }
+        c = c.div_ceil(2);
+    }
+    true
+}
+
+/// Pushes the lane trees of blocks `b0..b1` into `tree`, one leaf each.
+#[allow(clippy::too_many_arguments)]
+fn fold_blocks<T: Copy, F: Fn(T, T) -> T, R: ElemRows<T>>(
+    rows: &R,
+    n: usize,
+    (b0, b1): (usize, usize),
+    c0: usize,
+    w: usize,
+    sc: &mut Scratch<T>,
+    f: &F,
+    tree: &mut Tree<Vec<T>>,
+    g: &mut impl FnMut(Vec<T>, Vec<T>) -> Result<Vec<T>, Infallible>,
+) -> Result<(), KernelError> {
+    for b in b0..b1 {
+        // One window can be billions of positions long (a huge window over
+        // padding): Ctrl-C must not wait for it.
+        if b % 4096 == 4095 && interrupted() {
+            return Err(interrupt_error());
+        }
+        if !lane_tree(rows, n, b, c0, w, sc, f) {
+            break;
+        }
+        never(tree.push(1, sc.acc[..w].to_vec(), g));
+    }
+    Ok(())
+}
+
+/// The trees of blocks that hold only the padding value `v`: a full block's,
+/// the last (short) block's, and complete subtrees of 2^j full blocks.
+struct PadBlocks<T> {
+    /// `full[j]`: the tree of 2^j full blocks of `v`.
+    full: Vec<T>,
+    /// The tree of the last block when it is short (n not a multiple of BLOCK).
+    short: Option<T>,
+    nblocks: usize,
+}
+
+impl<T: Copy> PadBlocks<T> {
+    fn new<F: Fn(T, T) -> T>(v: T, n: usize, f: &F) -> Self {
+        let mut h = |a: T, b: T| Ok::<T, Infallible>(f(a, b));
+        let block = |len: usize, h: &mut dyn FnMut(T, T) -> Result<T, Infallible>| {
+            never(order::block(0, len, &mut |_| Ok(v), &mut |a, b| h(a, b)))
+        };
+        let mut full = vec![];
+        if let Some(b) = block(BLOCK, &mut h) {
+            full.push(b);
+            // Enough levels for any run of blocks (usize::BITS of them).
+            for j in 1..usize::BITS as usize {
+                let x = full[j - 1];
+                full.push(f(x, x));
+            }
+        }
+        let short = match n % BLOCK {
+            0 => None,
+            len => block(len, &mut h),
+        };
+        PadBlocks {
+            full,
+            short,
+            nblocks: n.div_ceil(BLOCK),
+        }
+    }
+
+    /// Pushes blocks `from..to` (all padding) into `tree`, whose first leaf is
+    /// block `base`: greedy aligned complete subtrees, then the short last block.
+    fn push_run(
+        &self,
+        tree: &mut Tree<Vec<T>>,
+        (from, to): (usize, usize),
+        base: usize,
+        w: usize,
+        g: &mut impl FnMut(Vec<T>, Vec<T>) -> Result<Vec<T>, Infallible>,
+    ) {
+        if from >= to {
+            return;
+        }
+        let short_last = self.short.is_some() && to == self.nblocks;
+        let full_to = if short_last { to - 1 } else { to };
+        let mut q = from - base;
+        let end = full_to - base;
+        while q < end {
+            let room = (end - q).ilog2();
+            let j = if q == 0 {
+                room
+            } else {
+                room.min(q.trailing_zeros())
+            };
+            if let Some(&v) = self.full.get(j as usize) {
+                never(tree.push(1 << j, vec![v; w], g));
+            }
+            q += 1 << j;
+        }
+        if let (true, Some(v)) = (short_last, self.short) {
+            never(tree.push(1, vec![v; w], g));
+        }
+    }
 }
 
 /// Outputs per tile of the column kernel: the 16 lane rows (16 KiB) stay in L1.

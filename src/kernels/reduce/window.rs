@@ -6,7 +6,7 @@
 //! padded, dilated operand; it is operand element p/b when p >= 0, p % b == 0
 //! and p/b < size, and a padding element (the init value) otherwise.
 
-use super::native::{ElemRows, Scratch, fold_tile};
+use super::native::{ElemRows, Scratch, fold_tile, tile_width};
 use crate::ir::KernelError;
 use crate::kernels::strided::Check;
 use rayon::prelude::*;
@@ -170,7 +170,65 @@ pub struct WindowRows<'a, T> {
     pub outer: &'a [usize],
 }
 
+impl Geometry {
+    /// The window indices of dimension `d` that read an operand element (not
+    /// padding) for some output index in `olo..=ohi`: a range that may also
+    /// hold padding positions, never misses an element. Empty when none do.
+    pub fn live_window(&self, d: usize, olo: usize, ohi: usize) -> std::ops::Range<usize> {
+        let (s, wd, b) = (
+            self.strides[d] as i128,
+            self.window_dilations[d] as i128,
+            self.base_dilations[d] as i128,
+        );
+        let (lo, size, win) = (
+            self.padding[d].0 as i128,
+            self.in_dims[d] as i128,
+            self.window[d] as i128,
+        );
+        if size == 0 || win == 0 {
+            return 0..0;
+        }
+        // Element i sits at p = o*s + k*wd - lo = i*b, 0 <= i < size.
+        // Smallest k: for the largest o; largest k: for the smallest o.
+        let first = (lo - ohi as i128 * s).max(0);
+        let k_lo = (first + wd - 1) / wd;
+        let last = lo - olo as i128 * s + (size - 1) * b;
+        if last < 0 {
+            return 0..0;
+        }
+        let k_hi = (last / wd).min(win - 1);
+        if k_lo > k_hi {
+            return 0..0;
+        }
+        k_lo as usize..k_hi as usize + 1
+    }
+}
+
 impl<T: Copy + Sync> ElemRows<T> for WindowRows<'_, T> {
+    fn live(&self, c0: usize, w: usize) -> Option<(std::ops::Range<usize>, T)> {
+        let g = self.g;
+        let r = g.in_dims.len();
+        if r == 0 || w == 0 {
+            return None;
+        }
+        // Row-major over the window: the first and last live multi-index.
+        let (mut first, mut last) = (0usize, 0usize);
+        for d in 0..r {
+            let (olo, ohi) = if d + 1 == r {
+                (c0, c0 + w - 1)
+            } else {
+                (self.outer[d], self.outer[d])
+            };
+            let k = g.live_window(d, olo, ohi);
+            if k.is_empty() {
+                return Some((0..0, self.init));
+            }
+            first = first * g.window[d] + k.start;
+            last = last * g.window[d] + (k.end - 1);
+        }
+        Some((first..last + 1, self.init))
+    }
+
     fn load(&self, k: usize, c0: usize, dst: &mut [T]) {
         let g = self.g;
         let r = g.in_dims.len();
@@ -240,7 +298,9 @@ impl<T: Copy + Sync> ElemRows<T> for WindowRows<'_, T> {
 }
 
 /// The native window reduction of a row-major operand `x` with element function
-/// `f`: one output row (the last dimension) at a time, in parallel.
+/// `f`: output rows (the last dimension) in parallel, and a wide row in tiles of
+/// `tile_width` outputs, so the lane scratch is a few KiB whatever the row's length
+/// (16 lane rows of a whole 10^8-element row would be 64 bytes per element).
 pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
     g: &Geometry,
     x: &[T],
@@ -257,29 +317,48 @@ pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
         return Ok(());
     }
     let nblocks = n.div_ceil(super::order::BLOCK);
-    let rows_per_task = (16384 / (ow * n.max(1))).max(1);
     let outer_dims = &out_dims[..out_dims.len().saturating_sub(1)];
-    out.par_chunks_mut(ow * rows_per_task)
-        .enumerate()
-        .try_for_each_init(
-            || (Scratch::new(ow, init), vec![0usize; outer_dims.len()]),
-            |(sc, outer), (task, chunk)| {
+    let w = tile_width::<T>(ow);
+    // One tile of outputs of row `r` starting at column `c0`.
+    let tile = |sc: &mut Scratch<T>, outer: &mut [usize], r: usize, c0: usize, o: &mut [T]| {
+        let mut q = r;
+        for d in (0..outer_dims.len()).rev() {
+            outer[d] = q % outer_dims[d];
+            q /= outer_dims[d];
+        }
+        let rows = WindowRows { g, x, init, outer };
+        if fold_tile(&rows, n, (0, nblocks), c0, o, sc, f)? {
+            o.iter_mut().for_each(|v| *v = f(init, *v));
+        } else {
+            o.fill(init);
+        }
+        Ok::<(), KernelError>(())
+    };
+    if ow <= w {
+        // Narrow rows: several whole rows per task.
+        let rows_per_task = (16384 / (ow * n.max(1))).max(1);
+        return out
+            .par_chunks_mut(ow * rows_per_task)
+            .enumerate()
+            .try_for_each_init(
+                || (Scratch::new(ow, init), vec![0usize; outer_dims.len()]),
+                |(sc, outer), (task, chunk)| {
+                    Check::Interrupts.now()?;
+                    for (i, row) in chunk.chunks_mut(ow).enumerate() {
+                        tile(sc, outer.as_mut_slice(), task * rows_per_task + i, 0, row)?;
+                    }
+                    Ok(())
+                },
+            );
+    }
+    // Wide rows: each row's tiles in parallel.
+    out.par_chunks_mut(ow).enumerate().try_for_each(|(r, row)| {
+        row.par_chunks_mut(w).enumerate().try_for_each_init(
+            || (Scratch::new(w, init), vec![0usize; outer_dims.len()]),
+            |(sc, outer), (t, o)| {
                 Check::Interrupts.now()?;
-                for (i, row) in chunk.chunks_mut(ow).enumerate() {
-                    // The outer multi-index of this output row.
-                    let mut r = task * rows_per_task + i;
-                    for d in (0..outer_dims.len()).rev() {
-                        outer[d] = r % outer_dims[d];
-                        r /= outer_dims[d];
-                    }
-                    let rows = WindowRows { g, x, init, outer };
-                    if fold_tile(&rows, n, (0, nblocks), 0, row, sc, f)? {
-                        row.iter_mut().for_each(|v| *v = f(init, *v));
-                    } else {
-                        row.fill(init);
-                    }
-                }
-                Ok(())
+                tile(sc, outer.as_mut_slice(), r, t * w, o)
             },
         )
+    })
 }

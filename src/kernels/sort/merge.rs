@@ -13,14 +13,18 @@
 //! what lets the native paths (radix and the standard library's stable sort)
 //! stand in for it.
 
+use crate::ir::KernelError;
+use crate::kernels::alloc;
+
 /// The sorted order of positions `0..n`: entry `k` is the position whose
-/// element ends up at `k`. Stops at the first error of `less`.
-pub fn merge_sort<E>(
+/// element ends up at `k`. Stops at the first error of `less`. Its two buffers
+/// of `n` positions are admitted under the memory budget (an error, never an abort).
+pub fn merge_sort<E: From<KernelError>>(
     n: usize,
     mut less: impl FnMut(usize, usize) -> Result<bool, E>,
 ) -> Result<Vec<usize>, E> {
-    let mut cur: Vec<usize> = (0..n).collect();
-    let mut next: Vec<usize> = vec![0; n];
+    let mut cur: Vec<usize> = alloc::try_collect(0..n, &"the sort permutation")?;
+    let mut next: Vec<usize> = alloc::try_filled(n, 0, &"the merge sort's second buffer")?;
     let mut width = 1;
     while width < n {
         let mut lo = 0;
@@ -54,7 +58,7 @@ mod tests {
     use super::*;
 
     fn by<T: PartialOrd>(xs: &[T]) -> Vec<usize> {
-        merge_sort::<()>(xs.len(), |a, b| Ok(xs[a] < xs[b])).unwrap()
+        merge_sort::<KernelError>(xs.len(), |a, b| Ok(xs[a] < xs[b])).unwrap()
     }
 
     #[test]
@@ -93,9 +97,13 @@ mod tests {
         let mut calls = 0;
         let r = merge_sort(100, |_, _| {
             calls += 1;
-            if calls == 10 { Err("stop") } else { Ok(false) }
+            if calls == 10 {
+                Err(KernelError::new("test", "stop"))
+            } else {
+                Ok(false)
+            }
         });
-        assert_eq!(r, Err("stop"));
+        assert_eq!(r.map_err(|e| e.message), Err("stop".to_string()));
         assert_eq!(calls, 10);
     }
 }

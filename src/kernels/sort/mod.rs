@@ -76,7 +76,8 @@ pub fn sort_row<T: SortElem>(
 ) -> Result<(), KernelError> {
     if order.needs_reference(row) {
         let perm = reference_perm(row, order)?;
-        let sorted: Vec<T> = perm.iter().map(|&i| row[i]).collect();
+        let sorted: Vec<T> =
+            crate::kernels::alloc::try_collect(perm.iter().map(|&i| row[i]), &"a sorted row")?;
         row.copy_from_slice(&sorted);
         return Ok(());
     }

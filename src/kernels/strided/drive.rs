@@ -36,7 +36,7 @@ pub(super) fn drive<O: Send, const N: usize>(
     run: impl RunFn<O, N>,
 ) -> Result<ArrayD<O>, KernelError> {
     let n: usize = out_dims.iter().product();
-    let mut out: Vec<O> = crate::kernels::alloc::output_vec(n);
+    let mut out: Vec<O> = crate::kernels::alloc::try_output_vec(n, &"the result")?;
     if n > 0 {
         let strides: [&[isize]; N] = std::array::from_fn(|o| ops[o].2);
         let sizes: [usize; N] = std::array::from_fn(|o| ops[o].1);

@@ -94,11 +94,7 @@ fn run_in<C: DotElem>(p: &Plan, l: &Array, r: &Array) -> Result<Array, KernelErr
     // The products' buffer: the result itself, or a temporary in C when the
     // result is rounded to another type afterwards (admitted as such).
     let what = ArrayType::new(C::ELEM, out_dims.clone());
-    let mut out: Vec<C> = if C::ELEM == p.result.elem {
-        alloc::output_vec(total)
-    } else {
-        alloc::try_output_vec(total, &what)?
-    };
+    let mut out: Vec<C> = alloc::try_output_vec(total, &what)?;
     out.resize(total, C::ZERO);
     if total > 0 {
         let lmat = |i: usize| Mat {

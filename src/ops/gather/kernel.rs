@@ -93,6 +93,20 @@ impl Kernel for GatherKernel {
         if x.dims() != self.plan.operand_dims || ix.dims() != self.plan.space.idx_dims {
             return Err(internal("Gather operands of unexpected shapes"));
         }
+        let n_out: usize = self.plan.result_dims.iter().product();
+        if n_out == 0 {
+            // Nothing to read: the start indices are never looked at.
+            return with_array!(x, a => gather(&self.plan, a, &[])).map(Value::Array);
+        }
+        // The 64-bit copy of the start indices and the result are live together:
+        // admitted together, so that the request named is the real one.
+        let result = n_out.saturating_mul(x.elem().byte_size());
+        let table = ix.len().saturating_mul(8);
+        let what = format!(
+            "Gather's result ({n_out} elements) with its start indices as 64-bit ({})",
+            alloc::show_bytes(table)
+        );
+        alloc::admit(result.saturating_add(table), &what)?;
         let idx = index_values(ix)?;
         with_array!(x, a => gather(&self.plan, a, &idx)).map(Value::Array)
     }
@@ -134,7 +148,7 @@ pub fn gather<T: Elem + Copy + Send + Sync>(
     idx: &[i64],
 ) -> Result<Array, KernelError> {
     let n_out: usize = p.result_dims.iter().product();
-    let mut out: Vec<T> = alloc::output_vec(n_out);
+    let mut out: Vec<T> = alloc::try_output_vec(n_out, &"the gathered result")?;
     if n_out > 0 {
         fill(p, x, idx, out.spare_capacity_mut().as_mut_ptr() as *mut T)?;
         // SAFETY: `fill` wrote every one of the n_out elements (each output
@@ -159,8 +173,7 @@ fn fill<T: Copy + Send + Sync>(
     // The outer offset positions, as (operand, output) offsets.
     let outer_dims: Vec<usize> = runs.iter().map(|r| r.0).collect();
     let n_outer: usize = outer_dims.iter().product();
-    alloc::admit(n_outer.saturating_mul(16), &"Gather's slice offsets")?;
-    let mut outer: Vec<(isize, isize)> = Vec::with_capacity(n_outer);
+    let mut outer: Vec<(isize, isize)> = alloc::try_output_vec(n_outer, &"Gather's slice offsets")?;
     let mut pos = vec![0usize; outer_dims.len()];
     for _ in 0..n_outer {
         let (mut i, mut o) = (0isize, 0isize);

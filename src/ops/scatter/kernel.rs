@@ -87,8 +87,8 @@ impl Plan {
             // Empty windows: nothing to apply (and the batch may be vast).
             return Ok(());
         }
-        alloc::admit(nw.saturating_mul(16), &"Scatter's window offsets")?;
-        let mut window: Vec<(usize, usize)> = Vec::with_capacity(nw);
+        let mut window: Vec<(usize, usize)> =
+            alloc::try_output_vec(nw, &"Scatter's window offsets")?;
         let mut pos = vec![0usize; wdims.len()];
         for _ in 0..nw {
             let o = pos.iter().zip(&self.kept).map(|(&p, &d)| p * os[d]).sum();
@@ -162,7 +162,7 @@ pub struct ScatterKernel {
 
 /// A row-major copy of `a` (the result's storage; admitted by the evaluator).
 fn fresh<T: Elem + Copy>(a: &Nd<T>) -> Result<Array, KernelError> {
-    let mut v: Vec<T> = alloc::output_vec(a.len());
+    let mut v: Vec<T> = alloc::try_output_vec(a.len(), &"the scattered result")?;
     match a.as_slice() {
         Some(s) => v.extend_from_slice(s),
         None => v.extend(a.iter().copied()),
@@ -321,11 +321,10 @@ fn generic(
 fn take(a: &Array, at: &[usize]) -> Result<Array, KernelError> {
     fn go<T: Elem + Copy>(a: &Nd<T>, at: &[usize]) -> Result<Array, KernelError> {
         let s = a.as_slice().ok_or_else(|| internal("Scatter layout"))?;
-        let v: Vec<T> = at
-            .iter()
-            .map(|&i| s.get(i).copied())
-            .collect::<Option<_>>()
-            .ok_or_else(|| internal("Scatter offset out of range"))?;
+        if at.iter().any(|&i| i >= s.len()) {
+            return Err(internal("Scatter offset out of range"));
+        }
+        let v: Vec<T> = alloc::try_collect(at.iter().map(|&i| s[i]), &"Scatter's gathered values")?;
         Ok(T::wrap(
             Nd::from_shape_vec(IxDyn(&[v.len()]), v).map_err(|_| internal("size"))?,
         ))
@@ -362,15 +361,20 @@ fn vectorized(
         if pairs.len() == pairs.capacity() {
             let more = pairs.capacity().max(1024);
             alloc::admit(more.saturating_mul(40), &"Scatter's update list")?;
-            pairs.reserve(more);
+            pairs.try_reserve_exact(more).map_err(|_| {
+                KernelError::new(
+                    "memory",
+                    "the system refused memory for Scatter's update list",
+                )
+            })?;
         }
         pairs.push((t, s));
         Ok(())
     })?;
     // Round of each update: how many earlier updates (in order) share its target.
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    let mut order: Vec<usize> = alloc::try_collect(0..pairs.len(), &"Scatter's update order")?;
     order.sort_unstable_by_key(|&i| (pairs[i].0, i));
-    let mut round = vec![0u32; pairs.len()];
+    let mut round: Vec<u32> = alloc::try_filled(pairs.len(), 0, &"Scatter's update rounds")?;
     for w in 1..order.len() {
         let (a, b) = (order[w - 1], order[w]);
         if pairs[a].0 == pairs[b].0 {
@@ -378,7 +382,7 @@ fn vectorized(
         }
     }
     let rounds = round.iter().max().map_or(0, |&r| r as usize + 1);
-    let mut by_round: Vec<Vec<usize>> = vec![vec![]; rounds];
+    let mut by_round: Vec<Vec<usize>> = alloc::try_filled(rounds, vec![], &"Scatter's rounds")?;
     for (i, &r) in round.iter().enumerate() {
         by_round[r as usize].push(i);
     }
@@ -386,8 +390,10 @@ fn vectorized(
         if interrupted() {
             return Err(interrupt_error());
         }
-        let targets: Vec<usize> = members.iter().map(|&i| pairs[i].0).collect();
-        let sources: Vec<usize> = members.iter().map(|&i| pairs[i].1).collect();
+        let targets: Vec<usize> =
+            alloc::try_collect(members.iter().map(|&i| pairs[i].0), &"Scatter's targets")?;
+        let sources: Vec<usize> =
+            alloc::try_collect(members.iter().map(|&i| pairs[i].1), &"Scatter's sources")?;
         let mut args = vec![];
         for o in outs.iter() {
             args.push(take(o, &targets)?);

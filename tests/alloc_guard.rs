@@ -1,0 +1,654 @@
+//! The structural guard of issue 21: every buffer whose size comes from the
+//! user's data (results, temporaries, index tables, permutations) is made by
+//! the accounting allocator's fallible constructors, `kernels::alloc::
+//! try_output_vec`, `try_filled` and `try_collect`: they admit the bytes under
+//! `--max-memory` with everything live and turn a refusal into a located error.
+//! The infallible ways to make a sized buffer (`Vec::with_capacity`,
+//! `vec![x; n]`, `reserve`, `resize`, `str::repeat`) abort the process when the
+//! system refuses, and bypass the budget.
+//!
+//! This test scans src/ (not its test modules) for those forms and fails on any
+//! site not in the audited allow-list below, and on allow-list entries that no
+//! longer match (so the list stays the list of real sites). A new data-sized
+//! buffer must use the `try_` constructors; a new bounded one (one entry per
+//! dimension, a constant-size tile) is added here with the reason it is bounded.
+//!
+//! Not covered by the scan: `collect` (hundreds of sites, nearly all over
+//! dimensions or arguments); data-sized collects use `alloc::try_collect`.
+
+use std::path::Path;
+
+/// Why a site is bounded.
+const RANK: &str = "one entry per dimension, argument, field or statement: proportional to the program text, not to array data";
+const TILE: &str = "a fixed-size tile, chunk or lane buffer (a constant bound)";
+const FILLED: &str = "grows a vector made by alloc::try_output_vec (the bytes are admitted and the allocation fallible)";
+const ADMITTED: &str =
+    "a scratch buffer whose bytes alloc::admit counted just before (with the per-thread factor)";
+const SOURCE: &str = "proportional to the program text or a line of it, which is at most 64 MiB (source::MAX_SOURCE_BYTES)";
+const TESTONLY: &str = "only in #[cfg(test)] code";
+const REFERENCE: &str = "the scalar reference path (one comp call per element), bounded by the output it is about to fill";
+
+/// (file under src/, the site's line trimmed, why it is bounded).
+const ALLOWED: &[(&str, &str, &str)] = &[
+    // --- filled after an accounted allocation ---
+    ("kernels/alloc.rs", "v.resize(n, fill);", FILLED),
+    ("ops/reduce_window.rs", "out.resize(m, init);", FILLED),
+    (
+        "ops/select_and_scatter.rs",
+        "out.resize(x.len(), init);",
+        FILLED,
+    ),
+    (
+        "ops/conv_general_dilated/reference.rs",
+        "out.resize(total, A::ZERO);",
+        FILLED,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "out.resize(total, A::ZERO);",
+        FILLED,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "tmp.resize(self.og * self.tile, A::ZERO);",
+        FILLED,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "buf.resize(total, A::ZERO);",
+        FILLED,
+    ),
+    (
+        "ops/dot_general/kernel.rs",
+        "out.resize(total, C::ZERO);",
+        FILLED,
+    ),
+    ("kernels/sort/mod.rs", "perm.resize(keys.len(), 0);", FILLED),
+    ("kernels/reduce/monoid.rs", "out.resize(m, init);", FILLED),
+    // --- scratch admitted just before ---
+    ("kernels/sort/radix.rs", "dst.reserve_exact(n);", ADMITTED),
+    (
+        "kernels/batch_norm/passes.rs",
+        "let mut table = vec![[0.0f64; 2]; cells];",
+        ADMITTED,
+    ),
+    // --- constant-size tiles and chunks ---
+    (
+        "kernels/fused.rs",
+        "fn empty_chunk() -> Chunk { Chunk::$v(Vec::with_capacity(CHUNK)) }",
+        TILE,
+    ),
+    ("kernels/fused.rs", "o.reserve(n);", TILE),
+    ("kernels/fused.rs", "v.reserve(len);", TILE),
+    (
+        "kernels/matmul/int.rs",
+        "let mut strip: Vec<[T; COLS]> = Vec::with_capacity(KC.min(k));",
+        TILE,
+    ),
+    (
+        "kernels/reduce/order.rs",
+        "let mut lanes: Vec<Option<A>> = Vec::with_capacity(LANES.min(len));",
+        TILE,
+    ),
+    ("kernels/strided/drive.rs", "vec![0u64; words]", TILE),
+    (
+        "kernels/strided/drive.rs",
+        "(bufs, vec![0u64; row_words])",
+        TILE,
+    ),
+    (
+        "kernels/sort/radix.rs",
+        "let mut hist = vec![[0usize; 256]; K::BYTES];",
+        TILE,
+    ),
+    (
+        "kernels/reduce/native.rs",
+        "acc: vec![fill; LANES * w],",
+        TILE,
+    ),
+    ("kernels/reduce/native.rs", "row: vec![fill; w],", TILE),
+    (
+        "kernels/reduce/native.rs",
+        "never(tree.push(1 << j, vec![v; w], g));",
+        TILE,
+    ),
+    (
+        "kernels/reduce/native.rs",
+        "never(tree.push(1, vec![v; w], g));",
+        TILE,
+    ),
+    (
+        "kernels/reduce/native.rs",
+        "let mut part = vec![init; w.min(m - c0)];",
+        TILE,
+    ),
+    (
+        "syntax/lexer/fast_path.rs",
+        "let mut batch = Vec::with_capacity(BATCH);",
+        TILE,
+    ),
+    // --- the scalar reference paths ---
+    (
+        "ops/sort.rs",
+        "let mut vals = Vec::with_capacity(2 * rows.len());",
+        RANK,
+    ),
+    (
+        "ops/scatter/kernel.rs",
+        "let mut args: Vec<Value> = Vec::with_capacity(2 * n);",
+        RANK,
+    ),
+    (
+        "kernels/reduce/generic.rs",
+        "let mut out = Vec::with_capacity(m);",
+        REFERENCE,
+    ),
+    (
+        "kernels/reduce/generic.rs",
+        "let mut data = Vec::with_capacity(vals.len());",
+        REFERENCE,
+    ),
+    // --- per dimension, argument, slot or statement ---
+    ("ir.rs", "let mut reads = vec![0; slots];", RANK),
+    ("print.rs", "idx: vec![0; x.ndim()],", RANK),
+    ("ops/tuple.rs", "let mut tys = Vec::with_capacity(n);", RANK),
+    (
+        "ops/dynamic_slice.rs",
+        "let mut dims = Vec::with_capacity(t.rank());",
+        RANK,
+    ),
+    (
+        "ops/dynamic_slice.rs",
+        "let mut raw: Vec<f64> = Vec::with_capacity(dims.len());",
+        RANK,
+    ),
+    (
+        "ops/dynamic_slice.rs",
+        "let mut slots: Vec<Option<Operand>> = vec![None; rank];",
+        RANK,
+    ),
+    (
+        "ops/broadcast_in_dim.rs",
+        "let mut map = Vec::with_capacity(bd.value.len());",
+        RANK,
+    ),
+    (
+        "ops/slice.rs",
+        "let mut ranges = Vec::with_capacity(t.rank());",
+        RANK,
+    ),
+    (
+        "ops/reshape.rs",
+        "let mut out = Vec::with_capacity(rank);",
+        RANK,
+    ),
+    (
+        "ops/reshape.rs",
+        "let mut new = Vec::with_capacity(sizes.value.len());",
+        RANK,
+    ),
+    ("ops/reshape.rs", "let mut seen = vec![false; rank];", RANK),
+    (
+        "ops/reshape.rs",
+        "let mut inv = vec![0; self.perm.len()];",
+        RANK,
+    ),
+    (
+        "ops/transpose.rs",
+        "let mut inv = vec![0; self.perm.len()];",
+        RANK,
+    ),
+    (
+        "ops/batch_norm_args.rs",
+        "let mut out = Vec::with_capacity(K);",
+        RANK,
+    ),
+    (
+        "ops/index_dims.rs",
+        "let mut s = vec![1usize; dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/reduce_window.rs",
+        "None => (vec![1; rank], vec![1; rank]),",
+        RANK,
+    ),
+    (
+        "ops/reduce_window.rs",
+        "Padding::Valid => vec![(0, 0); rank],",
+        RANK,
+    ),
+    (
+        "ops/reduce_window.rs",
+        "let mut outer = vec![0usize; outer_dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/reduce_window.rs",
+        "let mut idx = vec![0usize; r];",
+        RANK,
+    ),
+    (
+        "ops/reduce_window.rs",
+        "let mut scratch = vec![0usize; r];",
+        RANK,
+    ),
+    (
+        "ops/pad.rs",
+        "r => format!(\"{{{}}}\", vec![\"{0, 0, 0}\"; r].join(\", \")),",
+        RANK,
+    ),
+    (
+        "ops/scatter/kernel.rs",
+        "let mut extent = vec![1; operand_dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/scatter/kernel.rs",
+        "let mut pos = vec![0usize; wdims.len()];",
+        RANK,
+    ),
+    (
+        "ops/scatter/kernel.rs",
+        "let mut bpos = vec![0usize; bdims.len()];",
+        RANK,
+    ),
+    (
+        "ops/scatter/kernel.rs",
+        "let mut start = vec![0i64; self.operand_dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/dims.rs",
+        "let mut spatial: Vec<Option<usize>> = vec![None; spatial_n];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/reference.rs",
+        "let mut oi = vec![0usize; n];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/reference.rs",
+        "let mut ki = vec![0usize; n];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "let mut s = vec![1; dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "let mut idx = vec![0usize; outer_dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "let mut o = vec![0usize; sr];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/fast.rs",
+        "let mut kidx = vec![0usize; sr];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/geometry.rs",
+        "let mut d = vec![0; rank];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/check.rs",
+        "(vec![1; n], vec![1; n])",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/check.rs",
+        "let mut s = vec!['?'; l.spatial.len() + 2];",
+        RANK,
+    ),
+    (
+        "ops/conv_general_dilated/check.rs",
+        "Pad::Valid => vec![(0, 0); n],",
+        RANK,
+    ),
+    (
+        "ops/gather/kernel.rs",
+        "let mut result_dims = vec![0; rank];",
+        RANK,
+    ),
+    (
+        "ops/gather/kernel.rs",
+        "let mut pos = vec![0usize; outer_dims.len()];",
+        RANK,
+    ),
+    (
+        "ops/gather/kernel.rs",
+        "let mut bpos = vec![0usize; bdims.len()];",
+        RANK,
+    ),
+    (
+        "ops/gather/kernel.rs",
+        "let mut start = vec![0i64; p.operand_dims.len()];",
+        RANK,
+    ),
+    (
+        "custom_call/marshal.rs",
+        "let mut inputs: Vec<Array> = Vec::with_capacity(args.len());",
+        RANK,
+    ),
+    (
+        "custom_call/marshal.rs",
+        "let mut values = Vec::with_capacity(ts.len());",
+        RANK,
+    ),
+    (
+        "custom_call/marshal.rs",
+        "let mut ptrs = Vec::with_capacity(ts.len());",
+        RANK,
+    ),
+    (
+        "kernels/strided/plan.rs",
+        "let mut st: Vec<Vec<isize>> = vec![Vec::new(); n];",
+        RANK,
+    ),
+    (
+        "kernels/strided/plan.rs",
+        "let mut idx = vec![0usize; outer];",
+        RANK,
+    ),
+    (
+        "kernels/strided/tiling.rs",
+        "let mut out_strides = vec![1usize; k];",
+        RANK,
+    ),
+    (
+        "kernels/batch_norm/passes.rs",
+        "return Ok(vec![[0.0; 2]; nf]);",
+        RANK,
+    ),
+    (
+        "kernels/batch_norm/passes.rs",
+        "let mut sums = vec![[0.0f64; 2]; nf];",
+        RANK,
+    ),
+    (
+        "kernels/batch_norm/passes.rs",
+        "let mut a = vec![[T::W::default(); 2]; nf];",
+        RANK,
+    ),
+    (
+        "kernels/sort/mod.rs",
+        "let mut back = vec![0; dims.len()];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut stride = vec![1usize; r];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut first = vec![0i128; r];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut k_lo = vec![0usize; r];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut k_hi = vec![0usize; r];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut kidx = vec![0usize; r];",
+        RANK,
+    ),
+    (
+        "kernels/reduce/scatter.rs",
+        "let mut oidx = vec![0usize; r];",
+        RANK,
+    ),
+    ("kernels/reduce/window.rs", "big = vec![0; r];", RANK),
+    (
+        "kernels/reduce/window.rs",
+        "|| (Scratch::new(ow, init), vec![0usize; outer_dims.len()]),",
+        RANK,
+    ),
+    (
+        "kernels/reduce/window.rs",
+        "|| (Scratch::new(w, init), vec![0usize; outer_dims.len()]),",
+        RANK,
+    ),
+    ("grad/mod.rs", "let mut needed = vec![false; n];", RANK),
+    (
+        "grad/mod.rs",
+        "let mut ct: Vec<Option<String>> = vec![None; n];",
+        RANK,
+    ),
+    (
+        "grad/mod.rs",
+        "let mut grads = vec![None; args.len()];",
+        RANK,
+    ),
+    ("grad/rule.rs", "grads: vec![None; args.len()],", RANK),
+    ("grad/conv.rs", "let mut s = vec!['?'; rank];", RANK),
+    ("grad/conv.rs", "let mut perm = vec![0; n + 2];", RANK),
+    ("grad/structural.rs", "brace(&vec![0; limits.len()]),", RANK),
+    (
+        "grad/structural.rs",
+        "let mut start = vec![0; out.rank()];",
+        RANK,
+    ),
+    (
+        "comp/vectorized.rs",
+        "let mut slots = vec![None; c.slots.max(c.params.len())];",
+        RANK,
+    ),
+    (
+        "comp/vectorized.rs",
+        "slots: vec![None; c.slots.max(c.params.len())],",
+        RANK,
+    ),
+    ("eval/mod.rs", "slots.resize(comp.slots, (None, 0));", RANK),
+    ("eval/assert.rs", "let mut idx = vec![0; dims.len()];", RANK),
+    (
+        "eval/fuse.rs",
+        "let mut offs = vec![0isize; leaves.len()];",
+        RANK,
+    ),
+    (
+        "eval/fuse.rs",
+        "let mut inputs = Vec::with_capacity(args.len());",
+        RANK,
+    ),
+    (
+        "replica/hub.rs",
+        "status: vec![Status::Running; count],",
+        RANK,
+    ),
+    ("replica/hub.rs", "next_round: vec![0; count],", RANK),
+    (
+        "check/broadcast.rs",
+        "let mut placed = vec![1usize; hi.ty.rank()];",
+        RANK,
+    ),
+    (
+        "check/broadcast.rs",
+        "let mut out = Vec::with_capacity(hi.ty.rank());",
+        RANK,
+    ),
+    (
+        "check/broadcast.rs",
+        "let mut map = Vec::with_capacity(b.dims.len());",
+        RANK,
+    ),
+    (
+        "check/call.rs",
+        "used_pos: vec![false; positional.len()],",
+        RANK,
+    ),
+    (
+        "check/call.rs",
+        "used_named: vec![false; named.len()],",
+        RANK,
+    ),
+    (
+        "check/call.rs",
+        "let mut typed: Vec<Option<ir::Expr>> = vec![None; exprs.len()];",
+        RANK,
+    ),
+    ("check/call.rs", "return Ok(vec![1; n]);", RANK),
+    (
+        "check/mod.rs",
+        "let mut stmts = Vec::with_capacity(count);",
+        RANK,
+    ),
+    // --- text: diagnostics and help ---
+    ("diag.rs", "\" \".repeat(caret_at),", SOURCE),
+    ("diag.rs", "\"^\".repeat(caret_len)", SOURCE),
+    (
+        "repl/commands.rs",
+        "let pad = \" \".repeat(head.len());",
+        SOURCE,
+    ),
+    (
+        "repl/sources.rs",
+        "let padded = \"\\n\".repeat(o.first_line - 1) + text;",
+        SOURCE,
+    ),
+    // --- tests inside library files ---
+    (
+        "ops/bitcast_convert_type.rs",
+        "let mut bits = vec![false; xs.len() * ws];",
+        TESTONLY,
+    ),
+];
+
+/// Whether a line makes a sized buffer the infallible way.
+fn flagged(line: &str) -> bool {
+    line.contains("Vec::with_capacity(")
+        || line.contains(".reserve(")
+        || line.contains(".reserve_exact(")
+        || line.contains(".resize(")
+        || line.contains(".repeat(")
+        || sized_vec_macro(line)
+}
+
+/// `vec![x; n]`: a `;` at the macro's own bracket depth.
+fn sized_vec_macro(line: &str) -> bool {
+    let mut rest = line;
+    while let Some(i) = rest.find("vec![") {
+        let body = &rest[i + 5..];
+        let mut depth = 0i32;
+        for c in body.chars() {
+            match c {
+                '[' | '(' | '{' => depth += 1,
+                ']' | ')' | '}' if depth == 0 => break,
+                ']' | ')' | '}' => depth -= 1,
+                ';' if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        rest = body;
+    }
+    false
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n != "tests") {
+                rust_files(&p, out);
+            }
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name != "tests.rs" && !name.ends_with("_tests.rs") && !name.starts_with("tests_") {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// Every flagged site: (file under src/, trimmed line, line number).
+fn sites() -> Vec<(String, String, usize)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![];
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut found = vec![];
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let rel = f
+            .strip_prefix(&src)
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim();
+            // The file's test module ends the library code.
+            if t == "#[cfg(test)]"
+                && lines
+                    .get(i + 1)
+                    .is_some_and(|n| n.trim().starts_with("mod tests"))
+            {
+                break;
+            }
+            if t.starts_with("//") {
+                continue;
+            }
+            if flagged(t) {
+                found.push((rel.clone(), t.to_string(), i + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn data_sized_buffers_go_through_the_accounting_allocator() {
+    let found = sites();
+    let mut unknown = vec![];
+    for (file, line, no) in &found {
+        if !ALLOWED.iter().any(|(f, l, _)| f == file && l == line) {
+            unknown.push(format!("  src/{file}:{no}: {line}"));
+        }
+    }
+    let stale: Vec<String> = ALLOWED
+        .iter()
+        .filter(|(f, l, _)| !found.iter().any(|(ff, ll, _)| ff == f && ll == l))
+        .map(|(f, l, _)| format!("  src/{f}: {l}"))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "buffers made outside the accounting allocator (use kernels::alloc::try_output_vec, \
+         try_filled or try_collect; or, if the size is bounded by the program text or a \
+         constant, add the site to tests/alloc_guard.rs with the reason):\n{}",
+        unknown.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "allow-list entries of tests/alloc_guard.rs that match no site any more (remove them):\n{}",
+        stale.join("\n")
+    );
+}
+
+#[test]
+fn the_scan_sees_the_forms_it_guards() {
+    assert!(flagged("let v: Vec<u8> = Vec::with_capacity(n);"));
+    assert!(flagged("let v = vec![0u8; n];"));
+    assert!(flagged("let v = vec![[0.0; 2]; n];"));
+    assert!(!flagged("let v = vec![[0.0; 2], [1.0; 2]];"));
+    assert!(!flagged("let v = vec![a, b];"));
+    assert!(flagged("v.reserve(n);"));
+    assert!(flagged("s.resize(n, 0);"));
+    assert!(!flagged("let v = alloc::try_filled(n, 0, &\"x\")?;"));
+}
