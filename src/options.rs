@@ -81,11 +81,19 @@ impl Options {
     pub fn session(&self) -> Result<Session, String> {
         let custom_call = crate::custom_call::Libraries::load_all(&self.custom_call_lib)
             .map_err(|e| e.to_string())?;
+        // Replicas run on smaller stacks, which hold less nesting
+        // (spec/distributed.md §1); `xlet check --replicas N` checks for that.
+        let max_depth = if self.replicas > 1 {
+            crate::check::depth_for_stack(crate::replica::replica_stack(self.replicas))
+        } else {
+            crate::check::MAX_DEPTH
+        };
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
             replicas: Some(self.replicas),
             custom_call,
             script_dir: self.script_dir.clone(),
+            max_depth,
         });
         session.env.rng = crate::kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {

@@ -120,9 +120,13 @@ pub fn read_from(name: &str, r: impl Read) -> Result<String, ReadError> {
     decode(name, bytes)
 }
 
-/// The bytes as UTF-8 text; where they are not, the line and column (in characters)
-/// of the first bad byte.
-pub fn decode(name: &str, bytes: Vec<u8>) -> Result<String, ReadError> {
+/// The bytes as UTF-8 text, without a leading byte-order mark (editors on
+/// Windows write one; it is not part of the program); where they are not
+/// UTF-8, the line and column (in characters) of the first bad byte.
+pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String, ReadError> {
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -152,6 +156,16 @@ mod tests {
             e.to_string(),
             "cannot read f.xlet: invalid UTF-8 at line 2, column 7 (byte 17 is 0xff); a program must be UTF-8 text"
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let bom = |s: &str| [&b"\xef\xbb\xbf"[..], s.as_bytes()].concat();
+        assert_eq!(decode("f", bom("let a = 1\n")).unwrap(), "let a = 1\n");
+        assert_eq!(read_from("<stdin>", &bom("a")[..]).unwrap(), "a");
+        assert_eq!(decode("f", bom("")).unwrap(), "");
+        // Only at the start: one later is an ordinary (non-ASCII) character.
+        assert_eq!(decode("f", bom("a\u{feff}")).unwrap(), "a\u{feff}");
     }
 
     #[test]

@@ -12,11 +12,22 @@ use std::sync::OnceLock;
 /// The compiled library (built once; every test uses it).
 fn lib() -> &'static Path {
     static LIB: OnceLock<PathBuf> = OnceLock::new();
-    LIB.get_or_init(|| {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/myfunc.c");
+    LIB.get_or_init(|| compile("myfunc"))
+}
+
+/// tests/c/crash.c compiled (built once).
+fn crash_lib() -> &'static Path {
+    static LIB: OnceLock<PathBuf> = OnceLock::new();
+    LIB.get_or_init(|| compile("crash"))
+}
+
+/// tests/c/NAME.c compiled into libNAME.so in the test's temporary directory.
+fn compile(name: &str) -> PathBuf {
+    {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/c/{name}.c"));
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("custom_call");
         std::fs::create_dir_all(&dir).expect("a temporary directory");
-        let out = dir.join("libmyfunc.so");
+        let out = dir.join(format!("lib{name}.so"));
         let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
         let status = Command::new(&cc)
             .args(["-shared", "-fPIC", "-O2", "-o"])
@@ -30,7 +41,7 @@ fn lib() -> &'static Path {
             src.display()
         );
         out
-    })
+    }
 }
 
 /// `xlet FLAGS run -` on `script`.
@@ -206,4 +217,47 @@ fn repl_lib_command() {
     assert!(e.contains("--custom-call-lib") && e.contains(":lib"), "{e}");
     assert!(out.contains("10"), "stdout:\n{out}\nstderr:\n{e}");
     assert!(out.contains("libmyfunc.so"), "stdout:\n{out}");
+}
+
+#[test]
+fn a_crash_in_native_code_names_the_target() {
+    // crash_null stores through the address it is given, here 0: SIGSEGV in
+    // native code. Nothing can protect the process from that (spec "Safety"),
+    // but before it ends by the signal, stderr names the target.
+    let lib = crash_lib().to_str().expect("a UTF-8 path");
+    for replicas in ["1", "3"] {
+        let o = run(
+            &["--custom-call-lib", lib, "--replicas", replicas],
+            "let ok = f32[2] {1, 2} + 1\nlet z = CustomCall(\"crash_null\", {s64 0}, f32[])\n",
+        );
+        let e = stderr(&o);
+        assert!(
+            e.contains("CustomCall `crash_null` crashed in native code (SIGSEGV)"),
+            "stderr:\n{e}"
+        );
+        assert!(!o.status.success(), "{:?}", o.status);
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(o.status.signal(), Some(libc_sigsegv()), "{:?}", o.status);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn libc_sigsegv() -> i32 {
+    11 // SIGSEGV on every Unix xlet runs on (Linux, macOS, the BSDs)
+}
+
+#[test]
+fn a_fault_outside_native_code_is_not_blamed_on_it() {
+    // With the handler installed by an earlier call (the target ran and
+    // returned), a deep program's own limits still hold and nothing is
+    // reported about CustomCall: the run succeeds.
+    let o = run(
+        &with_lib(),
+        &format!("{SEED}then z == f32[3x3] {{{{42, 0, 0}}, {{0, 0, 0}}, {{0, 0, 1}}}}\nlet w = 1{}\n", " + 1".repeat(3000)),
+    );
+    assert_ok(&o);
+    assert!(!stderr(&o).contains("crashed"), "{}", stderr(&o));
 }

@@ -202,3 +202,58 @@ fn the_sum_is_the_same_bits_on_every_run() {
         assert_eq!(run("16", src).stdout, first.stdout);
     }
 }
+
+/// The programs of spec/language.md §8.4 at `levels` of nesting: a chain of
+/// additions, and a chain of comps each calling the one before.
+fn chain(levels: usize) -> String {
+    format!("let a = 1{}\nthen a == {levels}\n", " + 1".repeat(levels - 1))
+}
+
+fn comps(n: usize) -> String {
+    let mut s = String::from("comp c0(x: f32) -> f32 { x + 1 }\n");
+    for k in 1..n {
+        s += &format!("comp c{k}(x: f32) -> f32 {{ c{}(x) + 1 }}\n", k - 1);
+    }
+    s + &format!("let a = c{}(f32 0)\nthen a == f32 {n}\n", n - 1)
+}
+
+#[test]
+fn nesting_is_bounded_by_the_replicas_stacks() {
+    // Issue 21: 5,000 levels ran on one replica but overflowed a replica's
+    // 16 MiB stack with --replicas 256 (SIGABRT), as did 9,990 chained comps.
+    // Each replica count has its own limit (spec/distributed.md §1): a
+    // program at it runs on every replica, and one past it is one clean
+    // `size` error (exit 2) before any replica starts.
+    for n in [2usize, 64, 256] {
+        let limit = xlet::check::depth_for_stack(xlet::replica::replica_stack(n));
+        let r = run(&n.to_string(), &chain(limit));
+        assert_eq!(r.code, Some(0), "{n} replicas, {limit} levels: {}", r.stderr);
+        let r = run(&n.to_string(), &chain(limit + 1));
+        assert_eq!(r.code, Some(2), "{n} replicas: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("nested more than {limit} levels")),
+            "{}",
+            r.stderr
+        );
+    }
+    let r = run("256", &chain(5000));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    // One error, before any replica starts (not one per replica).
+    assert_eq!(
+        r.stderr.matches("Error: expression nested more than 128 levels").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    // Chained comps: each link nests two levels (the call and the `+`), so
+    // 63 comps (c62 called) run at 256 replicas (128 levels) and 9990 are
+    // refused at the call of c63.
+    let r = run("256", &comps(63));
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let r = run("256", &comps(9990));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("calling `c63`"), "{}", r.stderr);
+    // `xlet check --replicas N` checks against the same limit.
+    let r = finish(spawn(&["--replicas", "256", "check", "-"], &chain(129)));
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+}

@@ -583,10 +583,13 @@ fn static_int(cx: &CallCtx, e: &Expr, name: &str) -> Result<i64, Diag> {
         ExprKind::Typed { value, .. } => return static_int(cx, value, name),
         _ => return Err(cx.attr_err(name, "an integer written as a literal", e)),
     };
-    let v: i64 = text
-        .parse()
-        .map_err(|_| cx.attr_err(name, "an integer that fits in 64 bits", e))?;
-    Ok(if neg { -v } else { v })
+    crate::value::literal::signed_i64(text, neg).ok_or_else(|| {
+        cx.attr_err(
+            name,
+            "an integer in the 64-bit range -9223372036854775808..=9223372036854775807",
+            e,
+        )
+    })
 }
 
 fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Diag> {
@@ -609,14 +612,19 @@ fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Dia
                         is_integer: true,
                         negative,
                     } => {
-                        let v: i64 = text.parse().map_err(|_| {
+                        let v = crate::value::literal::signed_i64(text, negative).ok_or_else(|| {
                             Diag::check(
                                 cx.code("attr"),
-                                format!("{}: `{name}` entry does not fit in 64 bits", cx.op.name),
+                                format!(
+                                    "{}: `{name}` entry {}{text} is outside the 64-bit integer range -9223372036854775808..=9223372036854775807",
+                                    cx.op.name,
+                                    if negative { "-" } else { "" }
+                                ),
                                 span.clone(),
                             )
+                            .with_label("does not fit in 64 bits")
                         })?;
-                        out.push(if negative { -v } else { v });
+                        out.push(v);
                     }
                     _ => return Err(cx.attr_err(name, "a list of integers such as {0, 1}", e)),
                 }

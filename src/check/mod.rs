@@ -39,6 +39,10 @@ pub struct Limits {
     /// directory but present there is pointed out (paths stay relative to
     /// the current directory).
     pub script_dir: Option<std::path::PathBuf>,
+    /// How deep expressions (and calls through comps) may nest: `MAX_DEPTH`
+    /// on a thread with the interpreter's full stack, less on a replica's
+    /// smaller one (`depth_for_stack`).
+    pub max_depth: usize,
 }
 
 impl Default for Limits {
@@ -48,8 +52,27 @@ impl Default for Limits {
             replicas: None,
             custom_call: Default::default(),
             script_dir: None,
+            max_depth: MAX_DEPTH,
         }
     }
+}
+
+/// The stack the interpreter's main thread runs on (`main.rs`), and with it
+/// `MAX_DEPTH` levels of nesting fit (spec/language.md §8.4).
+pub const FULL_STACK_BYTES: usize = 1 << 30;
+
+/// The stack kept for everything that does not grow with expression nesting
+/// (parsing, whose bracket nesting is bounded on its own, kernels, printing).
+pub const STACK_RESERVE_BYTES: usize = 8 << 20;
+
+/// The stack one level of nesting may take, at most, in checking, evaluating
+/// and dropping an expression (measured by tests/replicas.rs, with a margin).
+pub const STACK_PER_LEVEL_BYTES: usize = 64 << 10;
+
+/// How deep expressions may nest on a thread with `stack` bytes of stack:
+/// `MAX_DEPTH` on a full one, proportionally less on a smaller one.
+pub fn depth_for_stack(stack: usize) -> usize {
+    (stack.saturating_sub(STACK_RESERVE_BYTES) / STACK_PER_LEVEL_BYTES).clamp(1, MAX_DEPTH)
 }
 
 /// What earlier statements (or earlier REPL inputs) left for later ones to see.
@@ -83,6 +106,13 @@ pub struct Checker<'s> {
     /// For generated gradient comps (by name): the id of the comp whose captured
     /// values they read (`ir::Comp::captures_of`).
     captures_of: HashMap<String, usize>,
+}
+
+/// Why the depth limit is below `MAX_DEPTH`: only replicas run on smaller stacks.
+fn replica_depth_note(max_depth: usize) -> String {
+    format!(
+        "with this many replicas each runs on a smaller stack, which allows {max_depth} levels instead of {MAX_DEPTH} (spec/distributed.md §1); fewer replicas allow more"
+    )
 }
 
 /// The code of the error a use of a poisoned name raises: it fails the statement
@@ -282,8 +312,27 @@ impl<'s> Checker<'s> {
     /// Rejects values larger than the memory limit (checked arithmetic throughout).
     pub fn check_size(&self, ty: &Type, span: &Span) -> Result<(), Diag> {
         if let Some(a) = extent_overflow(ty) {
-            return Err(Diag::check("size", format!("{a} has dimensions whose product (ignoring zeros) exceeds the addressable range"), span.clone())
-                .with_label("too large"));
+            let what = if a.dims.contains(&0) {
+                "has no elements, but its nonzero sizes multiply to".to_string()
+            } else {
+                "would have".to_string()
+            };
+            let elems = a
+                .dims
+                .iter()
+                .fold(1u128, |acc, &d| acc.saturating_mul(d.max(1) as u128));
+            return Err(Diag::check(
+                "size",
+                format!(
+                    "{a} {what} {elems} elements of {} bytes ({} bytes), beyond the address range of {} bytes",
+                    a.elem.byte_size(),
+                    typed_literal::extent_bytes(a),
+                    isize::MAX
+                ),
+                span.clone(),
+            )
+            .with_label("too large to address")
+            .with_note("a shape's nonzero sizes must multiply to an addressable size even when another size is 0 (spec/language.md §8.3)"));
         }
         match ty.byte_size() {
             Some(b) if b <= self.limits.max_value_bytes => Ok(()),
@@ -299,7 +348,10 @@ impl<'s> Checker<'s> {
             .with_help("raise the limit with --max-bytes if the machine has the memory")),
             None => Err(Diag::check(
                 "size",
-                format!("{ty} has more elements than can be counted"),
+                format!(
+                    "{ty} would take more than 2^64 bytes, more than the limit of {} bytes",
+                    self.limits.max_value_bytes
+                ),
                 span.clone(),
             )
             .with_label("too large")),
@@ -328,13 +380,18 @@ impl<'s> Checker<'s> {
 
     /// Checks an expression. `hint` is the element type an untyped literal should take.
     pub fn check_expr(&mut self, e: &Expr, hint: Option<ElemType>) -> Result<ir::Expr, Diag> {
-        if self.depth >= MAX_DEPTH {
-            return Err(Diag::check(
+        let max_depth = self.limits.max_depth;
+        if self.depth >= max_depth {
+            let mut d = Diag::check(
                 "size",
-                format!("expression nested more than {MAX_DEPTH} levels deep"),
+                format!("expression nested more than {max_depth} levels deep"),
                 e.span.clone(),
             )
-            .with_help("bind parts of it with `let`"));
+            .with_help("bind parts of it with `let`");
+            if max_depth < MAX_DEPTH {
+                d = d.with_note(replica_depth_note(max_depth));
+            }
+            return Err(d);
         }
         self.depth += 1;
         self.reach = self.reach.max(self.depth);
@@ -515,18 +572,23 @@ impl<'s> Checker<'s> {
     /// other cannot overflow the stack (spec/language.md §8.4).
     pub(crate) fn reach_through(&mut self, comp: &Comp, span: &Span) -> Result<(), Diag> {
         let reach = self.depth.saturating_add(comp.depth);
-        if reach > MAX_DEPTH {
-            return Err(Diag::check(
+        let max_depth = self.limits.max_depth;
+        if reach > max_depth {
+            let mut d = Diag::check(
                 "size",
                 format!(
-                    "calling `{}` here nests evaluation {reach} levels deep (expressions inside the computations it calls, counted through every call), more than {MAX_DEPTH}",
+                    "calling `{}` here nests evaluation {reach} levels deep (expressions inside the computations it calls, counted through every call), more than {max_depth}",
                     comp.name
                 ),
                 span.clone(),
             )
             .with_label("calls nest too deeply")
             .with_secondary(comp.span.clone(), "defined here")
-            .with_help("shorten the chain of computations calling each other"));
+            .with_help("shorten the chain of computations calling each other");
+            if max_depth < MAX_DEPTH {
+                d = d.with_note(replica_depth_note(max_depth));
+            }
+            return Err(d);
         }
         self.reach = self.reach.max(reach);
         Ok(())

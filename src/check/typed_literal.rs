@@ -137,20 +137,24 @@ impl Checker<'_> {
     }
 }
 
-/// An array in `ty` whose nonzero dimension sizes multiply past `isize::MAX` (even an
-/// empty array cannot have such a shape in memory).
+/// The bytes an array of `a`'s shape would take if every size-0 dimension had
+/// size 1 (the product of the nonzero sizes times the element size), exactly
+/// (saturating at u128::MAX, far beyond anything addressable).
+pub(super) fn extent_bytes(a: &ArrayType) -> u128 {
+    a.dims
+        .iter()
+        .fold(a.elem.byte_size() as u128, |acc, &d| {
+            acc.saturating_mul(d.max(1) as u128)
+        })
+}
+
+/// An array in `ty` whose nonzero dimension sizes multiply, in bytes, past the
+/// address range (`isize::MAX` bytes): even an empty array cannot have such a
+/// shape in memory (spec/language.md §8.3). With this bound every product of
+/// some of an array's sizes, and its byte size, fit in `isize`.
 pub(super) fn extent_overflow(ty: &Type) -> Option<&ArrayType> {
     match ty {
-        Type::Array(a) => {
-            let extent = a
-                .dims
-                .iter()
-                .try_fold(1usize, |acc, &d| acc.checked_mul(d.max(1)));
-            match extent {
-                Some(e) if e <= isize::MAX as usize => None,
-                _ => Some(a),
-            }
-        }
+        Type::Array(a) => (extent_bytes(a) > isize::MAX as u128).then_some(a),
         Type::Tuple(ts) => ts.iter().find_map(extent_overflow),
     }
 }

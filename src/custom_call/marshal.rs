@@ -19,11 +19,12 @@ fn internal(msg: &str) -> KernelError {
     KernelError::new("internal", format!("CustomCall: internal: {msg}"))
 }
 
-/// Calls `f` on `args` and returns what it wrote, as a value of type `result`.
-/// The caller has admitted `result`'s size under the memory budget (the
-/// evaluator does, for every allocating kernel); argument copies admit
-/// themselves.
-pub fn call(f: Target, args: &[Value], result: &Type) -> Result<Value, KernelError> {
+/// Calls `f` (the target `name`) on `args` and returns what it wrote, as a
+/// value of type `result`. The caller has admitted `result`'s size under the
+/// memory budget (the evaluator does, for every allocating kernel); argument
+/// copies admit themselves. If `f` crashes, the process ends by the signal
+/// after a message naming `name` (`crash`).
+pub fn call(name: &str, f: Target, args: &[Value], result: &Type) -> Result<Value, KernelError> {
     // The inputs, each contiguous and row-major; held until the call returns.
     let mut inputs: Vec<Array> = Vec::with_capacity(args.len());
     for a in args {
@@ -39,11 +40,15 @@ pub fn call(f: Target, args: &[Value], result: &Type) -> Result<Value, KernelErr
 
     let mut out = Outputs::default();
     let (value, out_ptr) = out.make(result)?;
-    // SAFETY: `out_ptr` and every pointer in `ins` point to live buffers of
-    // exactly the sizes their types give (or to pointer tables for tuples);
-    // they stay alive until after the call (`inputs`, `value`, `out`). What
-    // the function does with them is its author's promise (spec: "Safety").
-    unsafe { f(out_ptr, ins.as_mut_ptr()) };
+    {
+        // While it runs, a crash names the target (`crash::Guard`).
+        let _running = super::crash::Guard::enter(name);
+        // SAFETY: `out_ptr` and every pointer in `ins` point to live buffers of
+        // exactly the sizes their types give (or to pointer tables for tuples);
+        // they stay alive until after the call (`inputs`, `value`, `out`). What
+        // the function does with them is its author's promise (spec: "Safety").
+        unsafe { f(out_ptr, ins.as_mut_ptr()) };
+    }
     out.normalize_preds();
     drop(inputs);
     Ok(value)

@@ -8,6 +8,7 @@
 //! `marshal` turns argument values into the buffers such a function reads and
 //! the result buffers it writes.
 
+pub mod crash;
 pub mod marshal;
 #[cfg(test)]
 mod tests;

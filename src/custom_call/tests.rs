@@ -184,6 +184,7 @@ fn marshal_materialises_hand_made_views() {
         let shape = view.shape().to_vec();
         let bytes = Value::Array(Array::S64(ArcArray::from_elem(IxDyn(&[]), 4 * n as i64)));
         let out = marshal::call(
+            "copy_bytes",
             copy_bytes,
             &[bytes, Value::Array(Array::F32(view))],
             &Type::Array(ArrayType::new(ElemType::F32, shape)),

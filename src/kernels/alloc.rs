@@ -18,8 +18,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Bytes allocated and not yet freed (blocks held in the cache are not live).
 static LIVE: AtomicUsize = AtomicUsize::new(0);
-/// The budget for all live bytes together; 0 means "not set yet" (the default applies).
-static BUDGET: AtomicUsize = AtomicUsize::new(0);
+/// The budget for all live bytes together; `UNSET` means "not set yet" (the
+/// default applies). 0 is a budget of 0 bytes.
+static BUDGET: AtomicUsize = AtomicUsize::new(UNSET);
+const UNSET: usize = usize::MAX;
 /// Bytes in the cache's blocks (mirrors `Cache::bytes`, readable without the lock).
 static CACHED: AtomicUsize = AtomicUsize::new(0);
 
@@ -36,15 +38,16 @@ pub fn cached_bytes() -> usize {
 /// The budget for all live bytes together.
 pub fn budget() -> usize {
     match BUDGET.load(Ordering::Relaxed) {
-        0 => default_budget(),
+        UNSET => default_budget(),
         b => b,
     }
 }
 
 /// Sets the budget for all live bytes together (`--max-memory`).
 pub fn set_budget(bytes: usize) {
-    // 0 would read as "unset"; a budget of 0 bytes admits nothing anyway.
-    BUDGET.store(bytes.max(1), Ordering::Relaxed);
+    // `--max-memory 0` is a budget of 0 bytes (only empty values fit); the
+    // largest count stands one below `UNSET`, which no machine tells apart.
+    BUDGET.store(bytes.min(UNSET - 1), Ordering::Relaxed);
 }
 
 /// Three quarters of the memory this process may use: physical memory, or the

@@ -103,10 +103,25 @@ fn float_literal(e: &Expr) -> Option<f32> {
 
 fn epsilon(cx: &mut CallCtx, pos: usize) -> Result<f32, Diag> {
     let e = cx.require(Some(pos), "epsilon")?;
+    let written = cx.text(&e.span);
     if let Some(v) = float_literal(e) {
+        // As for every float literal (spec/language.md §8.2), a number that
+        // rounds to infinity does not fit: infinity is written `inf`.
+        if v.is_infinite() && !written.contains("inf") {
+            return Err(cx
+                .err(
+                    "C5",
+                    format!(
+                        "`epsilon` {} rounds to infinity in f32 (the largest finite f32 is 3.4028235e38)",
+                        written.trim()
+                    ),
+                    e.span.clone(),
+                )
+                .with_label("does not fit in f32")
+                .with_help("write `inf` for an infinite epsilon"));
+        }
         return Ok(v);
     }
-    let written = cx.text(&e.span);
     let integer = matches!(&e.kind, ExprKind::Number(n) if n.is_integer)
         || matches!(&e.kind, ExprKind::Unary { operand, .. }
             if matches!(&operand.kind, ExprKind::Number(n) if n.is_integer));

@@ -38,7 +38,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let target = resolve(cx, &name, name_expr)?;
     Ok(Checked {
         ty: result.clone(),
-        kernel: Arc::new(CustomCallKernel { target, result }),
+        kernel: Arc::new(CustomCallKernel {
+            name,
+            target,
+            result,
+        }),
     })
 }
 
@@ -157,6 +161,7 @@ fn resolve(cx: &CallCtx, name: &str, e: &Expr) -> Result<Resolved, Diag> {
 }
 
 struct CustomCallKernel {
+    name: String,
     target: Resolved,
     result: Type,
 }
@@ -164,6 +169,6 @@ struct CustomCallKernel {
 impl Kernel for CustomCallKernel {
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         // `self.target.lib` keeps the library loaded while its function runs.
-        marshal::call(self.target.f, args, &self.result)
+        marshal::call(&self.name, self.target.f, args, &self.result)
     }
 }

@@ -15,7 +15,7 @@ use crate::check::literal::{has_float_text, is_weak};
 use crate::diag::Diag;
 use crate::ir::{EvalCx, Kernel, KernelError};
 use crate::types::{ElemType, Type};
-use crate::value::{Array, CastFrom, Elem, Value};
+use crate::value::{Array, Elem, Value};
 use crate::with_array;
 use std::sync::Arc;
 
@@ -223,32 +223,33 @@ fn not_integer(cx: &CallCtx, c: &str, op: &Operand) -> Diag {
 
 /// The start of each dimension, clamped so that `sizes` fit:
 /// `clamp(start, 0, dim - size)`. `starts` holds one rank-1 array or one
-/// scalar per dimension. Indices go through f64, which is exact for every
-/// value that is not clamped (dimensions are far below 2^53) and keeps the
-/// order of those that are (a u64 above i64::MAX stays large).
+/// scalar per dimension. The clamp is exact: indices are read as i64 (a u64
+/// above i64::MAX saturates, which clamps alike) and compared with the
+/// dimension's bound as i64 (every dimension fits, however large an empty
+/// array's other dimensions are).
 pub(super) fn clamped_starts(
     starts: &[Value],
     dims: &[usize],
     sizes: &[usize],
 ) -> Result<Vec<usize>, KernelError> {
-    let mut raw: Vec<f64> = Vec::with_capacity(dims.len());
+    let mut raw: Vec<i64> = Vec::with_capacity(dims.len());
     for v in starts {
         let a = v
             .as_array()
             .ok_or_else(|| internal("start index is a tuple"))?;
-        with_array!(a, x => raw.extend(x.iter().map(|&i| f64::cast_from(i))));
+        raw.extend(super::index_dims::index_values(a)?);
     }
     if raw.len() != dims.len() || sizes.len() != dims.len() {
         return Err(internal("start indices do not match the operand's rank"));
     }
-    Ok(raw
-        .iter()
+    raw.iter()
         .zip(dims.iter().zip(sizes))
         .map(|(&s, (&n, &size))| {
-            let hi = n.saturating_sub(size);
-            s.clamp(0.0, hi as f64) as usize
+            let hi = i64::try_from(n.saturating_sub(size))
+                .map_err(|_| internal("dimension beyond i64"))?;
+            Ok(s.clamp(0, hi) as usize)
         })
-        .collect())
+        .collect()
 }
 
 struct DynamicSliceKernel {
@@ -305,5 +306,16 @@ mod tests {
         ));
         let got = clamped_starts(&[big], &dims, &[1, 1]).unwrap();
         assert_eq!(got, [4, 1]);
+        // Dimensions past 2^53 (an empty array's other dimension), where an
+        // index through f64 rounds (to 2^60): 2^60 - 3 is below the bound
+        // dim - size = 2^60 - 2 and is kept; i64::MAX clamps to 2^60 - 1 (size 1),
+        // i64::MIN to 0; 2^60 - 5 is kept.
+        let n = 1usize << 60;
+        let got = clamped_starts(&[scalar((1 << 60) - 3), scalar(0)], &[n, 0], &[2, 0]).unwrap();
+        assert_eq!(got, [n - 3, 0]);
+        let got = clamped_starts(&[scalar(i64::MAX), scalar(i64::MIN)], &[n, 0], &[1, 0]).unwrap();
+        assert_eq!(got, [n - 1, 0]);
+        let got = clamped_starts(&[scalar((1 << 60) - 5), scalar(0)], &[n, 0], &[1, 0]).unwrap();
+        assert_eq!(got, [n - 5, 0]);
     }
 }

@@ -187,6 +187,15 @@ fn read_config(
     for (a, span) in flat.atoms() {
         let v = a.integer();
         let Some(v) = v else {
+            if a.is_integer_text() {
+                return Err(cx
+                    .err(
+                        "attr",
+                        "padding_config entries must be in the 64-bit integer range -9223372036854775808..=9223372036854775807",
+                        span.clone(),
+                    )
+                    .with_label("does not fit in 64 bits"));
+            }
             return Err(cx
                 .err(
                     "attr",
@@ -298,6 +307,8 @@ pub fn pad<T: Elem + Send + Sync>(
 
 /// The storage offset of the operand row that output row `r` holds, or `None`
 /// when that row is all padding (some outer index falls on no operand element).
+/// The index arithmetic is in i128: `low` and `interior` may be anywhere in
+/// i64, and `pos - low` or `interior + 1` need not fit in it.
 fn operand_row(
     r: usize,
     shape: &[usize],
@@ -309,16 +320,25 @@ fn operand_row(
     let mut rest = r;
     let mut off = 0isize;
     for k in (0..rank - 1).rev() {
-        let pos = (rest % out_dims[k]) as i64;
+        let pos = (rest % out_dims[k]) as i128;
         rest /= out_dims[k];
-        let t = pos - cfg[k].low;
-        let step = cfg[k].interior + 1;
-        if t < 0 || t % step != 0 || t / step >= shape[k] as i64 {
-            return None;
-        }
-        off += (t / step) as isize * strides[k];
+        let i = source_index(pos, cfg[k], shape[k])?;
+        off += i as isize * strides[k];
     }
     Some(off)
+}
+
+/// The operand index that lands at result position `pos` of a dimension of
+/// `len` elements padded by `p`, or `None` for a padding position: Pad's
+/// definition (`result[low + i * (interior + 1)] = operand[i]`) solved for `i`
+/// exactly, in i128.
+fn source_index(pos: i128, p: DimPad, len: usize) -> Option<usize> {
+    let t = pos - p.low as i128;
+    let step = p.interior as i128 + 1;
+    if t < 0 || step <= 0 || t % step != 0 || t / step >= len as i128 {
+        return None;
+    }
+    Some((t / step) as usize)
 }
 
 /// Writes one output row of the last dimension: the operand row at storage
@@ -343,28 +363,26 @@ unsafe fn write_row<T: Copy>(
         fill(row);
         return;
     };
-    let width = row.len() as i64;
+    // Positions in i128: `low`, `interior + 1` and `j * step` are exact there
+    // (|low|, step <= 2^63 and j <= len), and every slice bound used below is
+    // a position `c` with `0 <= c <= width`.
+    let width = row.len() as i128;
+    let len = len as i128;
     let stride = src.strides().last().copied().unwrap_or(1);
-    let step = p.interior + 1;
-    // The first operand element that lands inside the row, and where.
-    let mut j = if p.low >= 0 {
-        0
-    } else {
-        (-p.low + step - 1) / step
-    };
-    let mut at = p.low + j * step;
-    let mut c = 0i64;
+    let step = p.interior as i128 + 1;
+    let low = p.low as i128;
+    // The first operand element that lands at or after position 0, and where.
+    let mut j = if low >= 0 { 0 } else { (-low + step - 1) / step };
+    let mut at = low + j * step;
+    let mut c = 0i128;
     while c < width {
-        if j < len as i64 && at == c {
+        if j < len && at == c {
             // A run of elements: one when there is interior padding, else as many
             // as fit (copied straight from a contiguous row).
-            let k = if step == 1 {
-                (len as i64 - j).min(width - c)
-            } else {
-                1
-            };
+            let k = if step == 1 { (len - j).min(width - c) } else { 1 };
             let dst = &mut row[c as usize..(c + k) as usize];
-            // SAFETY: elements j..j+k of the operand row (caller's contract).
+            // SAFETY: elements j..j+k of the operand row (caller's contract);
+            // j + k <= len, so each offset is an element of that row.
             unsafe {
                 let p0 = src.ptr().offset(base + j as isize * stride);
                 if stride == 1 {
@@ -379,14 +397,17 @@ unsafe fn write_row<T: Copy>(
             at += k * step;
             c += k;
         } else {
-            let next = if j < len as i64 { at.min(width) } else { width };
+            let next = if j < len { at.clamp(c, width) } else { width };
             fill(&mut row[c as usize..next as usize]);
             c = next;
         }
     }
 }
 
-/// The reference form: each output element from its index (for tests).
+/// The reference form, for tests: each output element from its index by Pad's
+/// definition, `result[low + i * (interior + 1)] = operand[i]`, in i128 (for
+/// every operand index `i`, where that position is inside the result; every
+/// other position is padding).
 #[cfg(test)]
 fn reference<T: Copy>(
     x: &ndarray::ArrayViewD<T>,
@@ -394,18 +415,21 @@ fn reference<T: Copy>(
     cfg: &[DimPad],
     out_dims: &[usize],
 ) -> ArrayD<T> {
-    ArrayD::from_shape_fn(IxDyn(out_dims), |idx| {
-        let mut src = vec![];
+    let mut out = ArrayD::from_elem(IxDyn(out_dims), pv);
+    for (src, &v) in x.indexed_iter() {
+        let mut dst = vec![];
         for (k, p) in cfg.iter().enumerate() {
-            let t = idx[k] as i64 - p.low;
-            let step = p.interior + 1;
-            if t < 0 || t % step != 0 || t / step >= x.shape()[k] as i64 {
-                return pv;
+            let pos = p.low as i128 + src[k] as i128 * (p.interior as i128 + 1);
+            if pos < 0 || pos >= out_dims[k] as i128 {
+                break;
             }
-            src.push((t / step) as usize);
+            dst.push(pos as usize);
         }
-        x[IxDyn(&src)]
-    })
+        if dst.len() == cfg.len() {
+            out[IxDyn(&dst)] = v;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -417,8 +441,12 @@ mod tests {
             .iter()
             .zip(cfg)
             .map(|(&d, p)| {
-                let d = d as i64;
-                usize::try_from(d + p.low + p.high + (d - 1).max(0) * p.interior).ok()
+                let d = d as i128;
+                let n = d
+                    + p.low as i128
+                    + p.high as i128
+                    + (d - 1).max(0) * p.interior as i128;
+                usize::try_from(n).ok().filter(|&n| n <= 1 << 16)
             })
             .collect()
     }
@@ -499,5 +527,104 @@ mod tests {
                 interior: 2,
             }],
         );
+    }
+
+    fn pads(triples: &[(i64, i64, i64)]) -> Vec<DimPad> {
+        triples
+            .iter()
+            .map(|&(low, high, interior)| DimPad {
+                low,
+                high,
+                interior,
+            })
+            .collect()
+    }
+
+    /// Attributes at the ends of i64, where `interior + 1`, `-low + interior`
+    /// and `pos - low` do not fit in 64 bits (issue 21): the fast path against
+    /// the reference, and the issue's cases by hand.
+    #[test]
+    fn extreme_attributes() {
+        const MAX: i64 = i64::MAX;
+        const MIN: i64 = i64::MIN;
+        let v = |n: usize| {
+            ArrayD::from_shape_vec(IxDyn(&[n]), (1..=n as i32).collect())
+                .unwrap()
+                .into_shared()
+        };
+        let run = |x: Nd<i32>, cfg: &[DimPad]| {
+            let dims = out_dims(x.shape(), cfg).unwrap();
+            i32::unwrap(&pad(&x, 0, cfg, &dims).unwrap())
+                .unwrap()
+                .iter()
+                .copied()
+                .collect::<Vec<_>>()
+        };
+        // {1, 2} with low = -(2^63 - 2), interior = 2^63 - 2: element i lands at
+        // low + i * (2^63 - 1), so element 0 at -(2^63 - 2) (cut off) and
+        // element 1 at 1; the size is 2 - (2^63 - 2) + 0 + 1 * (2^63 - 2) = 2.
+        assert_eq!(run(v(2), &pads(&[(-(MAX - 1), 0, MAX - 1)])), [0, 2]);
+        // low = -2^62, interior = 2^62: element 1 at -2^62 + 2^62 + 1 = 1.
+        let h = 1i64 << 62;
+        assert_eq!(run(v(2), &pads(&[(-h, 0, h)])), [0, 2]);
+        // {1, 2, 3}, low = -(2^63 - 1), high = 2^63 - 1, interior 1: elements at
+        // -(2^63 - 1) + 2i, all negative; size 3 + 2 = 5, all padding.
+        assert_eq!(run(v(3), &pads(&[(-MAX, MAX, 1)])), [0; 5]);
+        // interior = 2^63 - 1 (interior + 1 = 2^63), low = 1 - (2^63 - 1):
+        // element 1 at 1 - (2^63 - 1) + 2^63 = 2; size 2 + 1 - (2^63 - 1) +
+        // (2^63 - 1) + high 0 = 3.
+        assert_eq!(run(v(2), &pads(&[(1 - MAX, 0, MAX)])), [0, 0, 2]);
+        // Fast path against the reference over extreme triples, rank 1 and 2
+        // (the outer dimension goes through `operand_row`).
+        let ext = [MIN, MIN + 1, -MAX + 2, -(1 << 62), -3, -1, 0, 1, 2, 1 << 62, MAX - 2, MAX];
+        let m = ArrayD::from_shape_vec(IxDyn(&[3, 2]), (1..=6).collect())
+            .unwrap()
+            .into_shared();
+        // `high` is chosen so that the result has `size` elements (0 to 4).
+        let high_for = |d: i128, low: i64, interior: i64, size: i128| {
+            i64::try_from(size - d - low as i128 - (d - 1) * interior as i128).ok()
+        };
+        let mut cases = 0;
+        for &low in &ext {
+            for &interior in &[0, 1, 2, (1 << 62), MAX - 1, MAX] {
+                for size in 0..5 {
+                    let at = |high| DimPad {
+                        low,
+                        high,
+                        interior,
+                    };
+                    if let Some(high) = high_for(3, low, interior, size) {
+                        check(v(3), &[at(high)]);
+                        check(
+                            m.clone(),
+                            &[
+                                at(high),
+                                DimPad {
+                                    low: 1,
+                                    high: 0,
+                                    interior: 1,
+                                },
+                            ],
+                        );
+                        cases += 1;
+                    }
+                    if let Some(high) = high_for(2, low, interior, size) {
+                        check(
+                            m.clone(),
+                            &[
+                                DimPad {
+                                    low: -1,
+                                    high: 2,
+                                    interior: 0,
+                                },
+                                at(high),
+                            ],
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+        assert!(cases > 100, "{cases}");
     }
 }

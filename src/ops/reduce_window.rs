@@ -134,6 +134,15 @@ fn padding(cx: &mut CallCtx, pos: usize, rank: usize, c: &str) -> Result<Padding
                     )
                     .with_label("negative padding"));
             }
+            None if a.is_integer_text() => {
+                return Err(cx
+                    .err(
+                        c,
+                        "padding counts must be in the 64-bit integer range (at most 9223372036854775807)",
+                        span,
+                    )
+                    .with_label("does not fit in 64 bits"));
+            }
             None => return Err(attr_error(cx, "padding", wanted, e.span.clone())),
         }
     }

@@ -21,6 +21,15 @@ use std::sync::Arc;
 /// The most replicas a run may have: each is a thread with its own stack.
 pub const MAX_REPLICAS: usize = 1024;
 
+/// The address space shared out among the replicas' stacks.
+const STACKS_BYTES: usize = 4 << 30;
+
+/// The stack of each of `n` replicas: an equal share of `STACKS_BYTES`,
+/// at least 16 MiB and at most the interpreter's full stack.
+pub fn replica_stack(n: usize) -> usize {
+    (STACKS_BYTES / n.max(1)).clamp(16 << 20, crate::check::FULL_STACK_BYTES)
+}
+
 /// Where a collective or a Recv is in the program, for matching the replicas'
 /// collectives and for diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,16 +82,20 @@ pub fn run_replicated<O: Output + Send>(
 ) -> (Vec<O>, Result<(), Failure>) {
     let n = opts.replicas.clamp(1, MAX_REPLICAS);
     // The libraries are loaded once; each replica gets its own session.
-    let base = match opts.session() {
+    let mut base = match opts.session() {
         Ok(s) => s,
         Err(e) => return ((0..n).map(&make_output).collect(), Err(internal(&e))),
     };
+    // A deep program needs a deep stack; many replicas share the address
+    // space, so each gets its share, and programs are checked against the
+    // nesting that share holds (spec/distributed.md §1): once here, so a
+    // program too deep for it is one error, before any replica starts.
+    let stack = replica_stack(n);
+    base.limits.max_depth = crate::check::depth_for_stack(stack);
     if let Err(f) = base.check(src) {
         return ((0..n).map(&make_output).collect(), Err(f));
     }
     let hub = Arc::new(Hub::new(n));
-    // A deep program needs a deep stack; many replicas share the address space.
-    let stack = ((4usize << 30) / n).clamp(16 << 20, 1 << 30);
     let results: Vec<(O, Result<(), Failure>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .map(|id| {

@@ -18,19 +18,27 @@ pub enum Atom<'a> {
 
 impl Atom<'_> {
     /// The value of an integer literal that fits in 64 bits (magnitude and sign
-    /// read apart, as static attributes are); None for anything else.
+    /// read apart, as static attributes are; `-9223372036854775808` is
+    /// i64::MIN); None for anything else.
     pub fn integer(&self) -> Option<i64> {
         match self {
             Atom::Num {
                 text,
                 is_integer: true,
                 negative,
-            } => text
-                .parse::<i64>()
-                .ok()
-                .map(|v| if *negative { -v } else { v }),
+            } => signed_i64(text, *negative),
             _ => None,
         }
+    }
+    /// Whether the atom is an integer literal (whether or not it fits in 64 bits).
+    pub fn is_integer_text(&self) -> bool {
+        matches!(
+            self,
+            Atom::Num {
+                is_integer: true,
+                ..
+            }
+        )
     }
     pub fn is_float_text(&self) -> bool {
         matches!(
@@ -41,6 +49,15 @@ impl Atom<'_> {
             }
         )
     }
+}
+
+/// The integer whose magnitude is written `text` (decimal digits) and whose
+/// sign is `negative`, if it is in i64's range. The magnitude is read as i128
+/// so that `-9223372036854775808` (i64::MIN, whose magnitude is not an i64) is
+/// read exactly.
+pub fn signed_i64(text: &str, negative: bool) -> Option<i64> {
+    let m = text.parse::<i128>().ok()?;
+    i64::try_from(if negative { -m } else { m }).ok()
 }
 
 /// The range of an integer element type.

@@ -122,15 +122,17 @@ impl Geometry {
     /// The operand index that window position `k` of dimension `d` reads for
     /// output index `o`, or None for a padding element.
     #[inline(always)]
+    /// The arithmetic is exact (i128): strides, dilations and padding are any
+    /// sizes the user wrote, and `o * stride` or `lo` need not fit in i64.
     pub fn source(&self, d: usize, o: usize, k: usize) -> Option<usize> {
-        let p =
-            (o * self.strides[d] + k * self.window_dilations[d]) as i64 - self.padding[d].0 as i64;
-        let b = self.base_dilations[d] as i64;
-        if p < 0 || p % b != 0 {
+        let p = o as i128 * self.strides[d] as i128 + k as i128 * self.window_dilations[d] as i128
+            - self.padding[d].0 as i128;
+        let b = self.base_dilations[d] as i128;
+        if p < 0 || b <= 0 || p % b != 0 {
             return None;
         }
-        let i = (p / b) as usize;
-        (i < self.in_dims[d]).then_some(i)
+        let i = p / b;
+        (i < self.in_dims[d] as i128).then_some(i as usize)
     }
 
     /// Splits a window position number (row-major over the window) into indices.

@@ -494,6 +494,15 @@ fn padding(cx: &mut CallCtx, form: &OpForm, n: usize) -> Result<(Pad, Span), Dia
         match a.integer() {
             // Bounded so that sizes plus padding never overflow.
             Some(v) if v.unsigned_abs() < 1 << 53 => vals.push(v),
+            _ if a.is_integer_text() => {
+                return Err(cx
+                    .err(
+                        label,
+                        "padding counts must be of magnitude below 2^53 (9007199254740992)",
+                        span,
+                    )
+                    .with_label("too large a padding count"));
+            }
             _ => {
                 return Err(cx
                     .err(

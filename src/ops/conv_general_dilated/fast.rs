@@ -55,8 +55,10 @@ fn padded_extents(g: &Geometry) -> Vec<usize> {
     (0..g.spatial_rank())
         .map(|d| {
             let dil =
-                super::geometry::dilated(g.in_spatial[d], g.lhs_dilation[d]).unwrap_or(0) as i64;
-            (dil + g.padding[d].0 + g.padding[d].1).max(0) as usize
+                super::geometry::dilated(g.in_spatial[d], g.lhs_dilation[d]).unwrap_or(0) as i128;
+            // Exact in i128; the checker proved the sum fits in i64.
+            let e = dil + g.padding[d].0 as i128 + g.padding[d].1 as i128;
+            usize::try_from(e.max(0)).unwrap_or(usize::MAX)
         })
         .collect()
 }
@@ -294,8 +296,9 @@ impl<A: DotElem> Plan<'_, A> {
         }
         // Destination of input index x in dimension d, if inside the buffer.
         let dest = |d: usize, x: usize| -> Option<usize> {
-            let q = (x * g.lhs_dilation[d]) as i64 + g.padding[d].0;
-            (q >= 0 && (q as usize) < self.extents[d]).then_some(q as usize)
+            // Exact in i128: `lo` may be anywhere in i64.
+            let q = x as i128 * g.lhs_dilation[d] as i128 + g.padding[d].0 as i128;
+            (q >= 0 && q < self.extents[d] as i128).then_some(q as usize)
         };
         let last = n.saturating_sub(1);
         let outer_dims: Vec<usize> = if n == 0 {

@@ -43,8 +43,9 @@ pub fn padded_and_window(
     lhs_dil: usize,
     rhs_dil: usize,
 ) -> Option<(i64, i64)> {
-    let d = i64::try_from(dilated(input, lhs_dil)?).ok()?;
-    let padded = d.checked_add(lo)?.checked_add(hi)?;
+    // In i128: `d + lo` may leave i64 where `d + lo + hi` does not.
+    let d = dilated(input, lhs_dil)? as i128;
+    let padded = i64::try_from(d + lo as i128 + hi as i128).ok()?;
     let w = i64::try_from(dilated(window, rhs_dil)?).ok()?;
     Some((padded, w))
 }

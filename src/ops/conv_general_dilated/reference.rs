@@ -54,16 +54,19 @@ impl Acc for bool {
 /// reads the lhs, as an lhs spatial index; None in padding or in a hole.
 #[inline]
 fn source_index(g: &Geometry, d: usize, o: usize, k: usize) -> Option<usize> {
-    let q = (o * g.strides[d] + k * g.rhs_dilation[d]) as i64 - g.padding[d].0;
+    // Exact in i128: strides, dilations and padding are any values the user
+    // wrote, and `o * stride - lo` need not fit in i64.
+    let q = o as i128 * g.strides[d] as i128 + k as i128 * g.rhs_dilation[d] as i128
+        - g.padding[d].0 as i128;
     if q < 0 {
         return None;
     }
-    let ld = g.lhs_dilation[d] as i64;
-    if q % ld != 0 {
+    let ld = g.lhs_dilation[d] as i128;
+    if ld <= 0 || q % ld != 0 {
         return None;
     }
-    let x = (q / ld) as usize;
-    (x < g.in_spatial[d]).then_some(x)
+    let x = q / ld;
+    (x < g.in_spatial[d] as i128).then_some(x as usize)
 }
 
 /// The canonical result [out batch, out features, spatial...] in row-major

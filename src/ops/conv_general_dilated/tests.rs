@@ -305,3 +305,47 @@ fn fitting_layouts() {
     );
     assert_eq!(fitting_layout(&[1, 5, 7], &[2, 3, 4], 1, 1), None);
 }
+
+/// Padding and dilation at the ends of i64 (issue 21): `d + lo` leaves i64
+/// where `d + lo + hi` does not, and `o * stride - lo` needs more than 64
+/// bits. Fast path against the reference, and the values by hand.
+#[test]
+fn extreme_padding_and_dilation() {
+    const MAX: i64 = i64::MAX;
+    // Three elements padded by (MAX, -MAX): padded size 3 + MAX - MAX = 3, a
+    // window of 1 gives 3 outputs; output o reads padded position o, which is
+    // lhs element (o - MAX) / 1 < 0: padding, so every output is 0.
+    let mut c = case(&[3], &[1]);
+    c.padding = vec![(MAX, -MAX)];
+    run(&c, 40);
+    let g = c.geometry();
+    assert_eq!(g.out_spatial, [3]);
+    let (l, r) = (arr(&c.lhs_dims(), 1), arr(&c.rhs_dims(), 2));
+    let l = l.mapv(|v| v as i32);
+    let r = r.mapv(|v| v as i32);
+    let out = reference::conv(&g, &l.view(), &r.view(), |x: i32| x).unwrap();
+    assert!(out.iter().all(|&v| v == 0));
+    assert_eq!(fast::conv(&g, &l.view(), &r.view()).unwrap(), out);
+    // The mirror image, (-MAX, MAX): output o reads lhs element o + MAX, out
+    // of range: 0 again.
+    c.padding = vec![(-MAX, MAX)];
+    run(&c, 41);
+    // lhs dilation 2^62 - 1 on three elements: dilated size 2·(2^62 - 1) + 1
+    // = MAX; padding (-(MAX - 1), 0) leaves 1 position, at dilated index
+    // MAX - 1 = 2·(2^62 - 1): lhs element 2. So out[b, o, 0] = Σ_c lhs[b, c, 2]
+    // · rhs[o, c, 0].
+    let mut c = case(&[3], &[1]);
+    c.lhs_dil = vec![(1 << 62) - 1];
+    c.padding = vec![(-(MAX - 1), 0)];
+    run(&c, 42);
+    let g = c.geometry();
+    assert_eq!(g.out_spatial, [1]);
+    let (l, r) = (arr(&c.lhs_dims(), 3), arr(&c.rhs_dims(), 4));
+    let out = reference::conv(&g, &l.view(), &r.view(), |x: i64| x).unwrap();
+    for b in 0..c.batch {
+        for o in 0..c.out_features {
+            let want: i64 = (0..c.features).map(|f| l[[b, f, 2]] * r[[o, f, 0]]).sum();
+            assert_eq!(out[b * c.out_features + o], want, "b {b} o {o}");
+        }
+    }
+}

@@ -137,9 +137,7 @@ pub(super) fn exprs<'t>(
             });
 
         // `name` or `name(positional..., key=value...)`.
-        let arg = ident()
-            .then_ignore(just(Tok::Assign).labelled(Expect::Quiet))
-            .or_not()
+        let arg = arg_name()
             .then(expr.clone().labelled(Expect::ArgValue))
             .map(|(name, value)| Arg { name, value })
             .labelled(Expect::Argument);
@@ -242,4 +240,25 @@ pub(super) fn exprs<'t>(
     };
     expr.define(full);
     (expr.boxed(), then_lhs)
+}
+
+/// `name =` before a call's argument, if it is there. Read by looking two
+/// tokens ahead and failing never, so that an argument that is not named
+/// leaves no error behind: an error one token into `f(` (no `=` after `f`)
+/// would be further along than the nesting limit's error at `f` itself, and
+/// would win over it ("found '(' but expected something else" for 5000
+/// nested calls, where nested parentheses say "nested less deeply").
+fn arg_name<'t>() -> impl Parser<'t, In<'t>, Option<Ident>, Extra> + Clone {
+    custom(|inp: &mut InputRef<'t, '_, In<'t>, Extra>| {
+        let checkpoint = inp.save();
+        let before = inp.cursor();
+        if let Some(Tok::Ident(name)) = inp.next_ref().cloned() {
+            let span = inp.span_since(&before);
+            if let Some(Tok::Assign) = inp.next_ref() {
+                return Ok(Some(Ident { name, span }));
+            }
+        }
+        inp.rewind(checkpoint);
+        Ok(None)
+    })
 }
