@@ -151,15 +151,34 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     // --- per dimension, argument, slot or statement ---
     ("ir.rs", "let mut reads = vec![0; slots];", RANK),
     ("print.rs", "idx: vec![0; x.ndim()],", RANK),
-    ("ops/tuple.rs", "let mut tys = Vec::with_capacity(n);", RANK),
+    // A wrapped tuple's continuation indent: its column is the depth of
+    // tuple and array nesting before it, which the type (program text) fixes.
     (
-        "ops/dynamic_slice.rs",
-        "let mut dims = Vec::with_capacity(t.rank());",
+        "print.rs",
+        "format!(\",\\n{}\", \" \".repeat(open + 1))",
         RANK,
     ),
     (
         "ops/dynamic_slice.rs",
-        "let mut raw: Vec<f64> = Vec::with_capacity(dims.len());",
+        "let mut raw: Vec<i64> = Vec::with_capacity(dims.len());",
+        RANK,
+    ),
+    // One slot per let, parameter and op of the loop's comps (program text).
+    (
+        "grad/trip_count.rs",
+        "let mut slots = vec![Partial::Unknown; c.slots.max(args.len())];",
+        RANK,
+    ),
+    // The signal handler's alternate stack, a constant size.
+    (
+        "custom_call/crash.rs",
+        "let mem: &'static mut [u8] = Box::leak(vec![0u8; ALT_STACK_BYTES].into_boxed_slice());",
+        TILE,
+    ),
+    ("ops/tuple.rs", "let mut tys = Vec::with_capacity(n);", RANK),
+    (
+        "ops/dynamic_slice.rs",
+        "let mut dims = Vec::with_capacity(t.rank());",
         RANK,
     ),
     (

@@ -256,7 +256,10 @@ fn a_fault_outside_native_code_is_not_blamed_on_it() {
     // reported about CustomCall: the run succeeds.
     let o = run(
         &with_lib(),
-        &format!("{SEED}then z == f32[3x3] {{{{42, 0, 0}}, {{0, 0, 0}}, {{0, 0, 1}}}}\nlet w = 1{}\n", " + 1".repeat(3000)),
+        &format!(
+            "{SEED}then z == f32[3x3] {{{{42, 0, 0}}, {{0, 0, 0}}, {{0, 0, 1}}}}\nlet w = 1{}\n",
+            " + 1".repeat(3000)
+        ),
     );
     assert_ok(&o);
     assert!(!stderr(&o).contains("crashed"), "{}", stderr(&o));

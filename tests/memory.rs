@@ -97,12 +97,16 @@ fn the_repl_refuses_a_binding_over_the_budget_and_unbind_makes_room() {
     assert!(!out.contains("\na ") && !out.contains("\nb "), "{out}");
 }
 
-/// The `live` total that `:vars` prints, in bytes.
+/// The process-heap total that `:vars` prints, in bytes.
 fn live_bytes(vars_output: &str) -> usize {
+    // `bound values N; process heap H (EXACT bytes) ...`: the heap is what
+    // rebinding must free (the values alone would hide a leaked capture).
     let line = vars_output
         .lines()
-        .rfind(|l| l.starts_with("live "))
+        .rfind(|l| l.starts_with("bound values "))
         .unwrap_or_else(|| panic!("no totals in {vars_output}"));
+    let heap = line.find("process heap").expect("the heap total");
+    let line = &line[heap..];
     let open = line.find('(').expect("exact count");
     line[open + 1..]
         .split(' ')

@@ -206,7 +206,10 @@ fn the_sum_is_the_same_bits_on_every_run() {
 /// The programs of spec/language.md §8.4 at `levels` of nesting: a chain of
 /// additions, and a chain of comps each calling the one before.
 fn chain(levels: usize) -> String {
-    format!("let a = 1{}\nthen a == {levels}\n", " + 1".repeat(levels - 1))
+    format!(
+        "let a = 1{}\nthen a == {levels}\n",
+        " + 1".repeat(levels - 1)
+    )
 }
 
 fn comps(n: usize) -> String {
@@ -227,11 +230,17 @@ fn nesting_is_bounded_by_the_replicas_stacks() {
     for n in [2usize, 64, 256] {
         let limit = xlet::check::depth_for_stack(xlet::replica::replica_stack(n));
         let r = run(&n.to_string(), &chain(limit));
-        assert_eq!(r.code, Some(0), "{n} replicas, {limit} levels: {}", r.stderr);
+        assert_eq!(
+            r.code,
+            Some(0),
+            "{n} replicas, {limit} levels: {}",
+            r.stderr
+        );
         let r = run(&n.to_string(), &chain(limit + 1));
         assert_eq!(r.code, Some(2), "{n} replicas: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("nested more than {limit} levels")),
+            r.stderr
+                .contains(&format!("nested more than {limit} levels")),
             "{}",
             r.stderr
         );
@@ -240,7 +249,9 @@ fn nesting_is_bounded_by_the_replicas_stacks() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     // One error, before any replica starts (not one per replica).
     assert_eq!(
-        r.stderr.matches("Error: expression nested more than 128 levels").count(),
+        r.stderr
+            .matches("Error: expression nested more than 128 levels")
+            .count(),
         1,
         "{}",
         r.stderr

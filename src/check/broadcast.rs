@@ -125,10 +125,12 @@ pub fn binary_shape(
             }
             return Err(d);
         }
-        Some(b) => check_map(op, b, lo.ty, hi.ty).map_err(|d| match fit_help(op, lhs, rhs, lo, hi) {
-            Some(h) if lr != rr => d.with_help(h),
-            _ => d,
-        })?,
+        Some(b) => {
+            check_map(op, b, lo.ty, hi.ty).map_err(|d| match fit_help(op, lhs, rhs, lo, hi) {
+                Some(h) if lr != rr => d.with_help(h),
+                _ => d,
+            })?
+        }
     };
 
     // Place the low-rank operand's sizes in the high rank, 1 elsewhere, then

@@ -172,7 +172,11 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// other's places, with the call in the right order.
     pub fn swapped(&self, i: usize, j: usize) -> Diag {
         let params = registry::params(self.op);
-        let name = |k: usize| params.get(k).map_or("argument".into(), |p| p.replace('_', " "));
+        let name = |k: usize| {
+            params
+                .get(k)
+                .map_or("argument".into(), |p| p.replace('_', " "))
+        };
         let mut order: Vec<usize> = (0..self.positional.len()).collect();
         if i < order.len() && j < order.len() {
             order.swap(i, j);

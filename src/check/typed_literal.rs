@@ -141,11 +141,9 @@ impl Checker<'_> {
 /// size 1 (the product of the nonzero sizes times the element size), exactly
 /// (saturating at u128::MAX, far beyond anything addressable).
 pub(super) fn extent_bytes(a: &ArrayType) -> u128 {
-    a.dims
-        .iter()
-        .fold(a.elem.byte_size() as u128, |acc, &d| {
-            acc.saturating_mul(d.max(1) as u128)
-        })
+    a.dims.iter().fold(a.elem.byte_size() as u128, |acc, &d| {
+        acc.saturating_mul(d.max(1) as u128)
+    })
 }
 
 /// An array in `ty` whose nonzero dimension sizes multiply, in bytes, past the

@@ -512,7 +512,9 @@ impl<'f> Lin<'f> {
         if let ExprKind::Op { kernel, .. } = &e.kind {
             if let Some(parts) = kernel.while_loop() {
                 if ids.iter().any(|&a| self.nodes[a].fwd) && is_float(&e.ty) {
-                    if let Some(id) = self.unroll(parts, ids[0], name.clone(), e, g, taken, depth)? {
+                    if let Some(id) =
+                        self.unroll(parts, ids[0], name.clone(), e, g, taken, depth)?
+                    {
                         return Ok(id);
                     }
                 }

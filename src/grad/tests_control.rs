@@ -178,7 +178,8 @@ fn gradient_text(src: &str) -> String {
     let mut s = Session::new(Limits::default());
     s.run(src, &mut Quiet)
         .unwrap_or_else(|f| panic!("{src}\n{:?}", f.diags));
-    s.gradient_source("f").unwrap_or_else(|m| panic!("{src}\n{m}"))
+    s.gradient_source("f")
+        .unwrap_or_else(|m| panic!("{src}\n{m}"))
 }
 
 /// `check`s `src` and that its While was written out in exactly `trips`
@@ -290,7 +291,12 @@ fn while_data_dependent() {
          comp step(x: f64) -> f64 { x * 2.0 }
          comp f(x: f64) -> f64 { While(more, step, x) }",
     );
-    for part in ["comp more_record(", "comp step_record(", "comp step_back(", "comp step_again("] {
+    for part in [
+        "comp more_record(",
+        "comp step_record(",
+        "comp step_back(",
+        "comp step_again(",
+    ] {
         assert!(text.contains(part), "{part}\n{text}");
     }
     let mut s = Session::new(Limits::default());
@@ -314,8 +320,14 @@ fn while_data_dependent_source() {
     let at = spec
         .find("double `x` until it\nreaches 100")
         .expect("the example in spec/grad.md §4.5");
-    let start = spec[at..].find("```\n").map(|i| at + i + 4).expect("its code block");
-    let end = spec[start..].find("```").map(|i| start + i).expect("its end");
+    let start = spec[at..]
+        .find("```\n")
+        .map(|i| at + i + 4)
+        .expect("its code block");
+    let end = spec[start..]
+        .find("```")
+        .map(|i| start + i)
+        .expect("its end");
     let text = gradient_text(
         "comp more(x: f32) -> pred { Lt(x, 100.0) }
          comp double(x: f32) -> f32 { x * 2.0 }
@@ -370,7 +382,10 @@ fn while_too_long_to_write_out_is_recorded() {
          comp f(x: f64) -> f64 { GetTupleElement(While(more, step, (0, x)), 1) }";
     check(src);
     let text = gradient_text(src);
-    assert!(text.contains("step_record") && !text.contains("iteration 1 of"), "{text}");
+    assert!(
+        text.contains("step_record") && !text.contains("iteration 1 of"),
+        "{text}"
+    );
 }
 
 /// Where a stacked gradient cannot be written: a data-dependent loop whose

@@ -57,16 +57,16 @@ pub fn rule(cx: &mut RuleCx, cond: &Arc<Comp>, body: &Arc<Comp>) -> Result<(), N
         dims.extend(&a.dims);
         ArrayType::new(a.elem, dims)
     };
-    let stacks: Vec<String> = leaves.iter().map(|(_, a)| stack_ty(a).to_string()).collect();
+    let stacks: Vec<String> = leaves
+        .iter()
+        .map(|(_, a)| stack_ty(a).to_string())
+        .collect();
     let leaf = |s: &str, k: Option<usize>| match k {
         Some(i) => format!("GetTupleElement({s}, {i})"),
         None => s.to_string(),
     };
-    let zeros_after = |rank: usize| -> String {
-        (0..rank)
-            .map(|_| ", s32 0".to_string())
-            .collect::<String>()
-    };
+    let zeros_after =
+        |rank: usize| -> String { (0..rank).map(|_| ", s32 0".to_string()).collect::<String>() };
     let (cond_name, body_name) = (cond.name.clone(), body.name.clone());
     let r_ty = format!("({s_ty}, s32, {})", stacks.join(", "));
     let b_ty = format!("(s32, {s_ty}, {})", stacks.join(", "));
@@ -119,9 +119,7 @@ pub fn rule(cx: &mut RuleCx, cond: &Arc<Comp>, body: &Arc<Comp>) -> Result<(), N
         &format!("{key} again more"),
         &format!("{body_name}_again_more"),
         &|name| {
-            format!(
-                "comp {name}(p: {p_ty}) -> pred {{\n  Gt(GetTupleElement(p, 1), s32 0)\n}}\n"
-            )
+            format!("comp {name}(p: {p_ty}) -> pred {{\n  Gt(GetTupleElement(p, 1), s32 0)\n}}\n")
         },
     );
     let again = cx.env.helper(
@@ -182,7 +180,10 @@ pub fn rule(cx: &mut RuleCx, cond: &Arc<Comp>, body: &Arc<Comp>) -> Result<(), N
     );
 
     let init = cx.arg(0)?.name.clone();
-    let empty: Vec<String> = leaves.iter().map(|(_, a)| filled(&stack_ty(a), 0.0)).collect();
+    let empty: Vec<String> = leaves
+        .iter()
+        .map(|(_, a)| filled(&stack_ty(a), 0.0))
+        .collect();
     let recorded = cx.bind(format!(
         "While({rec_more}, {rec}, ({init}, s32 0, {}))",
         empty.join(", ")

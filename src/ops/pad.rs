@@ -372,14 +372,22 @@ unsafe fn write_row<T: Copy>(
     let step = p.interior as i128 + 1;
     let low = p.low as i128;
     // The first operand element that lands at or after position 0, and where.
-    let mut j = if low >= 0 { 0 } else { (-low + step - 1) / step };
+    let mut j = if low >= 0 {
+        0
+    } else {
+        (-low + step - 1) / step
+    };
     let mut at = low + j * step;
     let mut c = 0i128;
     while c < width {
         if j < len && at == c {
             // A run of elements: one when there is interior padding, else as many
             // as fit (copied straight from a contiguous row).
-            let k = if step == 1 { (len - j).min(width - c) } else { 1 };
+            let k = if step == 1 {
+                (len - j).min(width - c)
+            } else {
+                1
+            };
             let dst = &mut row[c as usize..(c + k) as usize];
             // SAFETY: elements j..j+k of the operand row (caller's contract);
             // j + k <= len, so each offset is an element of that row.
@@ -442,10 +450,7 @@ mod tests {
             .zip(cfg)
             .map(|(&d, p)| {
                 let d = d as i128;
-                let n = d
-                    + p.low as i128
-                    + p.high as i128
-                    + (d - 1).max(0) * p.interior as i128;
+                let n = d + p.low as i128 + p.high as i128 + (d - 1).max(0) * p.interior as i128;
                 usize::try_from(n).ok().filter(|&n| n <= 1 << 16)
             })
             .collect()
@@ -576,7 +581,20 @@ mod tests {
         assert_eq!(run(v(2), &pads(&[(1 - MAX, 0, MAX)])), [0, 0, 2]);
         // Fast path against the reference over extreme triples, rank 1 and 2
         // (the outer dimension goes through `operand_row`).
-        let ext = [MIN, MIN + 1, -MAX + 2, -(1 << 62), -3, -1, 0, 1, 2, 1 << 62, MAX - 2, MAX];
+        let ext = [
+            MIN,
+            MIN + 1,
+            -MAX + 2,
+            -(1 << 62),
+            -3,
+            -1,
+            0,
+            1,
+            2,
+            1 << 62,
+            MAX - 2,
+            MAX,
+        ];
         let m = ArrayD::from_shape_vec(IxDyn(&[3, 2]), (1..=6).collect())
             .unwrap()
             .into_shared();

@@ -239,69 +239,233 @@ pub const FOREIGN: &[(&str, &str)] = &[
 /// whole StableHLO op list is covered.)
 pub const STABLEHLO: &[(&str, &str, &str)] = &[
     ("after_all", "AfterAll", "AfterAll (not in xlet yet)"),
-    ("all_gather", "AllGather", "AllGather(x, all_gather_dimension=0)"),
+    (
+        "all_gather",
+        "AllGather",
+        "AllGather(x, all_gather_dimension=0)",
+    ),
     ("all_reduce", "AllReduce", "AllReduce(x, add)"),
-    ("all_to_all", "AllToAll", "AllToAll(x, split_dimension=0, concat_dimension=0, split_count=2)"),
-    ("async_done", "the op itself", "XLA's builder has no async pair: call the op directly"),
-    ("async_start", "the op itself", "XLA's builder has no async pair: call the op directly"),
-    ("batch_norm_grad", "BatchNormGrad", "BatchNormGrad(x, scale, mean, variance, grad_output, epsilon, feature_index)"),
-    ("batch_norm_inference", "BatchNormInference", "BatchNormInference(x, scale, offset, mean, variance, epsilon, feature_index)"),
-    ("batch_norm_training", "BatchNormTraining", "BatchNormTraining(x, scale, offset, epsilon, feature_index)"),
-    ("bitcast_convert", "BitcastConvertType", "BitcastConvertType(x, s32)"),
-    ("broadcast_in_dim", "BroadcastInDim", "BroadcastInDim(x, {2, 3}, {1})"),
-    ("case", "Conditional", "Conditional(index, {operands}, {branches})"),
-    ("collective_broadcast", "CollectivePermute", "CollectivePermute(x, {{0, 1}}) sends from one replica to another"),
-    ("collective_reduce", "AllReduce", "AllReduce(x, add) (every replica gets the result)"),
-    ("collective_permute", "CollectivePermute", "CollectivePermute(x, {{0, 1}, {1, 0}})"),
+    (
+        "all_to_all",
+        "AllToAll",
+        "AllToAll(x, split_dimension=0, concat_dimension=0, split_count=2)",
+    ),
+    (
+        "async_done",
+        "the op itself",
+        "XLA's builder has no async pair: call the op directly",
+    ),
+    (
+        "async_start",
+        "the op itself",
+        "XLA's builder has no async pair: call the op directly",
+    ),
+    (
+        "batch_norm_grad",
+        "BatchNormGrad",
+        "BatchNormGrad(x, scale, mean, variance, grad_output, epsilon, feature_index)",
+    ),
+    (
+        "batch_norm_inference",
+        "BatchNormInference",
+        "BatchNormInference(x, scale, offset, mean, variance, epsilon, feature_index)",
+    ),
+    (
+        "batch_norm_training",
+        "BatchNormTraining",
+        "BatchNormTraining(x, scale, offset, epsilon, feature_index)",
+    ),
+    (
+        "bitcast_convert",
+        "BitcastConvertType",
+        "BitcastConvertType(x, s32)",
+    ),
+    (
+        "broadcast_in_dim",
+        "BroadcastInDim",
+        "BroadcastInDim(x, {2, 3}, {1})",
+    ),
+    (
+        "case",
+        "Conditional",
+        "Conditional(index, {operands}, {branches})",
+    ),
+    (
+        "collective_broadcast",
+        "CollectivePermute",
+        "CollectivePermute(x, {{0, 1}}) sends from one replica to another",
+    ),
+    (
+        "collective_reduce",
+        "AllReduce",
+        "AllReduce(x, add) (every replica gets the result)",
+    ),
+    (
+        "collective_permute",
+        "CollectivePermute",
+        "CollectivePermute(x, {{0, 1}, {1, 0}})",
+    ),
     ("compare", "Eq, Ne, Lt, Le, Gt or Ge", "Gt(x, y), or x > y"),
-    ("composite", "CompositeCall", "CompositeCall (not in xlet yet); Call(f, x) calls a comp"),
+    (
+        "composite",
+        "CompositeCall",
+        "CompositeCall (not in xlet yet); Call(f, x) calls a comp",
+    ),
     ("constant", "a literal", "write the value: f32[2] {1, 2}"),
-    ("convolution", "ConvGeneralDilated", "ConvGeneralDilated(lhs, rhs, {1, 1}, VALID)"),
+    (
+        "convolution",
+        "ConvGeneralDilated",
+        "ConvGeneralDilated(lhs, rhs, {1, 1}, VALID)",
+    ),
     ("cosine", "Cos", "Cos(x)"),
     ("count_leading_zeros", "Clz", "Clz(x)"),
-    ("custom_call", "CustomCall", "CustomCall(\"name\", x, shape=f32[2])"),
+    (
+        "custom_call",
+        "CustomCall",
+        "CustomCall(\"name\", x, shape=f32[2])",
+    ),
     ("divide", "Div", "Div(x, y), or x / y"),
-    ("dot_general", "DotGeneral", "DotGeneral(x, y, lhs_contracting_dimensions={1}, rhs_contracting_dimensions={0})"),
-    ("dynamic_broadcast_in_dim", "BroadcastInDim", "BroadcastInDim(x, {2, 3}, {1}) (XLA's shapes are static)"),
-    ("dynamic_conv", "ConvGeneralDilated", "ConvGeneralDilated(lhs, rhs, {1, 1}, {{1, 1}, {1, 1}}) (XLA's padding is static)"),
-    ("dynamic_gather", "Gather", "Gather(x, indices, ...) (XLA's slice sizes are static)"),
-    ("dynamic_iota", "Iota", "Iota(s32[5], 0) (XLA's shapes are static)"),
-    ("dynamic_pad", "Pad", "Pad(x, 0.0, {{1, 1, 0}}) (XLA's padding is static)"),
-    ("dynamic_reshape", "Reshape", "Reshape(x, {6}) (XLA's shapes are static)"),
+    (
+        "dot_general",
+        "DotGeneral",
+        "DotGeneral(x, y, lhs_contracting_dimensions={1}, rhs_contracting_dimensions={0})",
+    ),
+    (
+        "dynamic_broadcast_in_dim",
+        "BroadcastInDim",
+        "BroadcastInDim(x, {2, 3}, {1}) (XLA's shapes are static)",
+    ),
+    (
+        "dynamic_conv",
+        "ConvGeneralDilated",
+        "ConvGeneralDilated(lhs, rhs, {1, 1}, {{1, 1}, {1, 1}}) (XLA's padding is static)",
+    ),
+    (
+        "dynamic_gather",
+        "Gather",
+        "Gather(x, indices, ...) (XLA's slice sizes are static)",
+    ),
+    (
+        "dynamic_iota",
+        "Iota",
+        "Iota(s32[5], 0) (XLA's shapes are static)",
+    ),
+    (
+        "dynamic_pad",
+        "Pad",
+        "Pad(x, 0.0, {{1, 1, 0}}) (XLA's padding is static)",
+    ),
+    (
+        "dynamic_reshape",
+        "Reshape",
+        "Reshape(x, {6}) (XLA's shapes are static)",
+    ),
     ("dynamic_slice", "DynamicSlice", "DynamicSlice(x, {i}, {2})"),
-    ("dynamic_update_slice", "DynamicUpdateSlice", "DynamicUpdateSlice(x, update, {i})"),
+    (
+        "dynamic_update_slice",
+        "DynamicUpdateSlice",
+        "DynamicUpdateSlice(x, update, {i})",
+    ),
     ("exponential", "Exp", "Exp(x)"),
     ("exponential_minus_one", "Expm1", "Expm1(x)"),
-    ("get_dimension_size", "GetDimensionSize", "GetDimensionSize (not in xlet yet); sizes are in the type"),
-    ("get_tuple_element", "GetTupleElement", "GetTupleElement(t, 0)"),
-    ("if", "Conditional", "Conditional(pred, true_operand, true_comp, false_operand, false_comp)"),
+    (
+        "get_dimension_size",
+        "GetDimensionSize",
+        "GetDimensionSize (not in xlet yet); sizes are in the type",
+    ),
+    (
+        "get_tuple_element",
+        "GetTupleElement",
+        "GetTupleElement(t, 0)",
+    ),
+    (
+        "if",
+        "Conditional",
+        "Conditional(pred, true_operand, true_comp, false_operand, false_comp)",
+    ),
     ("is_finite", "IsFinite", "IsFinite(x)"),
     ("log_plus_one", "Log1p", "Log1p(x)"),
     ("maximum", "Max", "Max(x, y)"),
     ("minimum", "Min", "Min(x, y)"),
     ("multiply", "Mul", "Mul(x, y), or x * y"),
     ("negate", "Neg", "Neg(x), or -x"),
-    ("optimization_barrier", "OptimizationBarrier", "OptimizationBarrier (not in xlet yet)"),
-    ("partition_id", "PartitionId", "PartitionId (not in xlet); ReplicaId() numbers the replicas"),
+    (
+        "optimization_barrier",
+        "OptimizationBarrier",
+        "OptimizationBarrier (not in xlet yet)",
+    ),
+    (
+        "partition_id",
+        "PartitionId",
+        "PartitionId (not in xlet); ReplicaId() numbers the replicas",
+    ),
     ("power", "Pow", "Pow(x, y)"),
-    ("reduce_precision", "ReducePrecision", "ReducePrecision(x, exponent_bits=5, mantissa_bits=10)"),
-    ("reduce_scatter", "ReduceScatter", "ReduceScatter(x, add, scatter_dimension=0, shard_count=2)"),
-    ("reduce_window", "ReduceWindow", "ReduceWindow(x, 0.0, add, {2}, {1}, VALID)"),
+    (
+        "reduce_precision",
+        "ReducePrecision",
+        "ReducePrecision(x, exponent_bits=5, mantissa_bits=10)",
+    ),
+    (
+        "reduce_scatter",
+        "ReduceScatter",
+        "ReduceScatter(x, add, scatter_dimension=0, shard_count=2)",
+    ),
+    (
+        "reduce_window",
+        "ReduceWindow",
+        "ReduceWindow(x, 0.0, add, {2}, {1}, VALID)",
+    ),
     ("remainder", "Rem", "Rem(x, y), or x % y"),
     ("replica_id", "ReplicaId", "ReplicaId()"),
-    ("rng", "RngUniform or RngNormal", "RngUniform(0.0, 1.0, f32[3])"),
-    ("rng_bit_generator", "RngBitGenerator", "RngBitGenerator(state, u32[4])"),
+    (
+        "rng",
+        "RngUniform or RngNormal",
+        "RngUniform(0.0, 1.0, f32[3])",
+    ),
+    (
+        "rng_bit_generator",
+        "RngBitGenerator",
+        "RngBitGenerator(state, u32[4])",
+    ),
     ("round_nearest_afz", "RoundNearestAfz", "RoundNearestAfz(x)"),
-    ("round_nearest_even", "RoundNearestEven", "RoundNearestEven(x)"),
-    ("select_and_scatter", "SelectAndScatter", "SelectAndScatter(x, ge, {2}, {2}, VALID, source, 0.0, add)"),
+    (
+        "round_nearest_even",
+        "RoundNearestEven",
+        "RoundNearestEven(x)",
+    ),
+    (
+        "select_and_scatter",
+        "SelectAndScatter",
+        "SelectAndScatter(x, ge, {2}, {2}, VALID, source, 0.0, add)",
+    ),
     ("shift_left", "ShiftLeft", "ShiftLeft(x, y)"),
-    ("shift_right_arithmetic", "ShiftRightArithmetic", "ShiftRightArithmetic(x, y)"),
-    ("shift_right_logical", "ShiftRightLogical", "ShiftRightLogical(x, y)"),
+    (
+        "shift_right_arithmetic",
+        "ShiftRightArithmetic",
+        "ShiftRightArithmetic(x, y)",
+    ),
+    (
+        "shift_right_logical",
+        "ShiftRightLogical",
+        "ShiftRightLogical(x, y)",
+    ),
     ("sine", "Sin", "Sin(x)"),
     ("subtract", "Sub", "Sub(x, y), or x - y"),
-    ("triangular_solve", "TriangularSolve", "TriangularSolve (not in xlet yet)"),
-    ("uniform_dequantize", "no op", "XLA's builder has no quantized types: ConvertElementType and Mul by the scale"),
-    ("uniform_quantize", "no op", "XLA's builder has no quantized types: Div by the scale, RoundNearestEven and ConvertElementType"),
+    (
+        "triangular_solve",
+        "TriangularSolve",
+        "TriangularSolve (not in xlet yet)",
+    ),
+    (
+        "uniform_dequantize",
+        "no op",
+        "XLA's builder has no quantized types: ConvertElementType and Mul by the scale",
+    ),
+    (
+        "uniform_quantize",
+        "no op",
+        "XLA's builder has no quantized types: Div by the scale, RoundNearestEven and ConvertElementType",
+    ),
 ];
 
 /// Names from jax.numpy and jax.lax that are not XLA operations (beyond
@@ -312,8 +476,14 @@ pub const JAX: &[(&str, &str)] = &[
     ("square", "XLA squares with Mul(x, x)"),
     ("reciprocal", "XLA has no reciprocal: Div(1.0, x)"),
     ("true_divide", "XLA calls it Div: Div(x, y)"),
-    ("floor_divide", "XLA divides integers with Div (which rounds toward zero); on floats Floor(Div(x, y))"),
-    ("mod", "XLA calls it Rem: Rem(x, y) (the sign follows x, as C's fmod)"),
+    (
+        "floor_divide",
+        "XLA divides integers with Div (which rounds toward zero); on floats Floor(Div(x, y))",
+    ),
+    (
+        "mod",
+        "XLA calls it Rem: Rem(x, y) (the sign follows x, as C's fmod)",
+    ),
     ("arctan2", "XLA calls it Atan2: Atan2(y, x)"),
     ("greater", "XLA calls it Gt: Gt(x, y), or x > y"),
     ("greater_equal", "XLA calls it Ge: Ge(x, y), or x >= y"),
@@ -321,29 +491,86 @@ pub const JAX: &[(&str, &str)] = &[
     ("less_equal", "XLA calls it Le: Le(x, y), or x <= y"),
     ("equal", "XLA calls it Eq: Eq(x, y), or x == y"),
     ("not_equal", "XLA calls it Ne: Ne(x, y), or x != y"),
-    ("clip", "XLA calls it Clamp, with the operand in the middle: Clamp(min, x, max)"),
-    ("argsort", "XLA sorts an Iota along with the keys: GetTupleElement(Sort({x, Iota(s32[5], 0)}, comparator=lt), 1) with `comp lt(a: f32, b: f32, i: s32, j: s32) -> pred { a < b }`"),
-    ("scan", "XLA loops with While(cond, body, init): the carry is a tuple, and a running result is written with DynamicUpdateSlice"),
-    ("fori_loop", "XLA loops with While(cond, body, init), the counter in the carried tuple"),
+    (
+        "clip",
+        "XLA calls it Clamp, with the operand in the middle: Clamp(min, x, max)",
+    ),
+    (
+        "argsort",
+        "XLA sorts an Iota along with the keys: GetTupleElement(Sort({x, Iota(s32[5], 0)}, comparator=lt), 1) with `comp lt(a: f32, b: f32, i: s32, j: s32) -> pred { a < b }`",
+    ),
+    (
+        "scan",
+        "XLA loops with While(cond, body, init): the carry is a tuple, and a running result is written with DynamicUpdateSlice",
+    ),
+    (
+        "fori_loop",
+        "XLA loops with While(cond, body, init), the counter in the carried tuple",
+    ),
     ("while_loop", "XLA calls it While(cond, body, init)"),
-    ("cond", "XLA calls it Conditional(pred, true_operand, true_comp, false_operand, false_comp)"),
-    ("switch", "XLA calls it Conditional(index, {operands}, {branches})"),
+    (
+        "cond",
+        "XLA calls it Conditional(pred, true_operand, true_comp, false_operand, false_comp)",
+    ),
+    (
+        "switch",
+        "XLA calls it Conditional(index, {operands}, {branches})",
+    ),
     ("flip", "XLA calls it Rev(x, {0})"),
-    ("take", "XLA picks elements by index with Gather (or DynamicSlice for one)"),
+    (
+        "take",
+        "XLA picks elements by index with Gather (or DynamicSlice for one)",
+    ),
     ("take_along_axis", "XLA picks elements by index with Gather"),
-    ("broadcast_to", "XLA broadcasts with BroadcastInDim(x, {sizes}, {dims})"),
-    ("zeros_like", "XLA fills with Broadcast: Broadcast(f32 0, {2, 3})"),
-    ("ones_like", "XLA fills with Broadcast: Broadcast(f32 1, {2, 3})"),
-    ("full_like", "XLA fills with Broadcast: Broadcast(f32 7, {2, 3})"),
-    ("amin", "XLA takes a minimum with Reduce and the `min` computation: Reduce(x, inf, min, {0})"),
-    ("argmin", "XLA has no argmin: Reduce a (value, Iota index) pair with a comp that keeps the smaller value's index"),
-    ("cumprod", "a running product is ReduceWindow with `mul` over a window as long as the axis, padded at the front"),
-    ("all", "XLA tests all with Reduce and the `and` computation: Reduce(p, true, and, {0})"),
-    ("any", "XLA tests any with Reduce and the `or` computation: Reduce(p, false, or, {0})"),
+    (
+        "broadcast_to",
+        "XLA broadcasts with BroadcastInDim(x, {sizes}, {dims})",
+    ),
+    (
+        "zeros_like",
+        "XLA fills with Broadcast: Broadcast(f32 0, {2, 3})",
+    ),
+    (
+        "ones_like",
+        "XLA fills with Broadcast: Broadcast(f32 1, {2, 3})",
+    ),
+    (
+        "full_like",
+        "XLA fills with Broadcast: Broadcast(f32 7, {2, 3})",
+    ),
+    (
+        "amin",
+        "XLA takes a minimum with Reduce and the `min` computation: Reduce(x, inf, min, {0})",
+    ),
+    (
+        "argmin",
+        "XLA has no argmin: Reduce a (value, Iota index) pair with a comp that keeps the smaller value's index",
+    ),
+    (
+        "cumprod",
+        "a running product is ReduceWindow with `mul` over a window as long as the axis, padded at the front",
+    ),
+    (
+        "all",
+        "XLA tests all with Reduce and the `and` computation: Reduce(p, true, and, {0})",
+    ),
+    (
+        "any",
+        "XLA tests any with Reduce and the `or` computation: Reduce(p, false, or, {0})",
+    ),
     ("split", "XLA cuts an array with Slice, once per piece"),
-    ("eye", "XLA builds an identity from two Iotas: ConvertElementType(Eq(Iota(s32[3x3], 0), Iota(s32[3x3], 1)), f32)"),
-    ("linspace", "XLA counts with Iota and scales: Iota(f32[5], 0) * step + start"),
-    ("top_k", "TopK is an XLA operation not in xlet yet; Sort and then Slice"),
+    (
+        "eye",
+        "XLA builds an identity from two Iotas: ConvertElementType(Eq(Iota(s32[3x3], 0), Iota(s32[3x3], 1)), f32)",
+    ),
+    (
+        "linspace",
+        "XLA counts with Iota and scales: Iota(f32[5], 0) * step + start",
+    ),
+    (
+        "top_k",
+        "TopK is an XLA operation not in xlet yet; Sort and then Slice",
+    ),
 ];
 
 /// How XLA says what `name` (a numpy, jax, PyTorch or StableHLO name) does,
@@ -579,7 +806,10 @@ mod tests {
             .chain(STABLEHLO.iter().map(|(n, _, _)| *n));
         let mut seen: Vec<String> = vec![];
         for n in names {
-            assert!(lookup(n).is_none(), "{n} is an op: remove it from the foreign tables");
+            assert!(
+                lookup(n).is_none(),
+                "{n} is an op: remove it from the foreign tables"
+            );
             assert!(not_yet(n).is_none(), "{n} is an XLA op: not foreign");
             let lower = n.to_ascii_lowercase();
             assert!(!seen.contains(&lower), "{n} is in the foreign tables twice");
@@ -615,7 +845,10 @@ mod tests {
                 missing.push(n);
             }
         }
-        assert!(missing.is_empty(), "StableHLO names with no answer: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "StableHLO names with no answer: {missing:?}"
+        );
         // The XLA names the table gives are real: an op of the registry or one
         // XLA has that xlet lacks (or a phrase for the few with no one op).
         for (n, xla, _) in STABLEHLO {

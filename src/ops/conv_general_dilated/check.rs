@@ -185,8 +185,8 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
         .with_secondary(ops[0].span.clone(), format!("lhs features: {}", g.in_features));
         // An NHWC input with an HWIO kernel read in the default NCHW layout.
         let current = layout_note(&g.dn, true);
-        if let Some(fit) = fitting_layout(&lt.dims, &rt.dims, fg, bg)
-            .filter(|s| !current.ends_with(s.as_str()))
+        if let Some(fit) =
+            fitting_layout(&lt.dims, &rt.dims, fg, bg).filter(|s| !current.ends_with(s.as_str()))
         {
             d = d.with_help(if form.dimension_numbers {
                 format!(
@@ -273,9 +273,12 @@ pub fn fitting_layout(lhs: &[usize], rhs: &[usize], fg: usize, bg: usize) -> Opt
     let at = |s: &str, c: char, dims: &[usize]| s.find(c).and_then(|i| dims.get(i).copied());
     for l in &lhs_forms {
         for r in &rhs_forms {
-            let (Some(b), Some(f), Some(i), Some(o)) =
-                (at(l, 'b', lhs), at(l, 'f', lhs), at(r, 'i', rhs), at(r, 'o', rhs))
-            else {
+            let (Some(b), Some(f), Some(i), Some(o)) = (
+                at(l, 'b', lhs),
+                at(l, 'f', lhs),
+                at(r, 'i', rhs),
+                at(r, 'o', rhs),
+            ) else {
                 continue;
             };
             let spatial_ok = r

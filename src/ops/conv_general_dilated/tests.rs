@@ -280,7 +280,10 @@ fn layouts_of_the_default() {
 #[test]
 fn help_shows_the_default_layout() {
     let sig = super::OPS[0].signature;
-    assert!(sig.contains("dimension_numbers=\"bf01_oi01->bf01\""), "{sig}");
+    assert!(
+        sig.contains("dimension_numbers=\"bf01_oi01->bf01\""),
+        "{sig}"
+    );
     assert!(!sig.contains("b01f_01io"), "{sig}");
 }
 
