@@ -70,9 +70,10 @@ fn benches(c: &mut Criterion) {
     let f = compiled(&s, "Tanh(X * Y + Z)");
     g.bench_function("tanh_fma", |b| b.iter(|| black_box(f())));
     // The same without fusion: three whole-array passes with two intermediates.
-    xlet::eval::fuse::ENABLED.store(false, std::sync::atomic::Ordering::Relaxed);
+    let mut unfused = s.clone();
+    unfused.env.config.fuse = false;
+    let f = compiled(&unfused, "Tanh(X * Y + Z)");
     g.bench_function("tanh_fma_unfused", |b| b.iter(|| black_box(f())));
-    xlet::eval::fuse::ENABLED.store(true, std::sync::atomic::Ordering::Relaxed);
 
     // Transpose materialized: the Transpose op itself returns a permuted view, and
     // this is the copy any consumer of that view pays.

@@ -2,10 +2,10 @@
 //! conformance runner reads a case's `// flags:` header with the very parser
 //! the command line uses (spec/conformance.md).
 
-use crate::check::Limits;
 use crate::session::Session;
 use clap::Parser;
 use std::path::PathBuf;
+use xlet_check::Limits;
 
 /// Options shared by every command.
 #[derive(clap::Args, Debug, Clone)]
@@ -23,7 +23,7 @@ pub struct Options {
     pub max_memory: Option<usize>,
     /// Seed for RngUniform and RngNormal: the same seed gives the same values
     /// on any machine and thread count.
-    #[arg(long, global = true, default_value_t = crate::kernels::rng::DEFAULT_SEED)]
+    #[arg(long, global = true, default_value_t = xlet_kernels::rng::DEFAULT_SEED)]
     pub seed: u64,
     /// Run the program on N replicas in parallel (ReplicaId, the collectives,
     /// Send/Recv); 1 to 1024.
@@ -79,14 +79,14 @@ impl Options {
     /// the custom-call libraries (loaded here; a path that is missing or not a
     /// shared library is the error, exit 3 on the command line).
     pub fn session(&self) -> Result<Session, String> {
-        let custom_call = crate::custom_call::Libraries::load_all(&self.custom_call_lib)
+        let custom_call = xlet_custom_call::Libraries::load_all(&self.custom_call_lib)
             .map_err(|e| e.to_string())?;
         // Replicas run on smaller stacks, which hold less nesting
         // (spec/distributed.md §1); `xlet check --replicas N` checks for that.
         let max_depth = if self.replicas > 1 {
-            crate::check::depth_for_stack(crate::replica::replica_stack(self.replicas))
+            xlet_check::depth_for_stack(crate::replica::replica_stack(self.replicas))
         } else {
-            crate::check::MAX_DEPTH
+            xlet_check::MAX_DEPTH
         };
         let mut session = Session::new(Limits {
             max_value_bytes: self.max_bytes,
@@ -94,15 +94,18 @@ impl Options {
             custom_call,
             script_dir: self.script_dir.clone(),
             max_depth,
+            ops: xlet_ops::registry::table(),
         });
-        session.env.rng = crate::kernels::rng::RngState::new(self.seed);
+        if let Some(n) = self.max_steps {
+            session.env.config.max_steps = n;
+        }
+        session.env.rng = xlet_kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {
-            session.env.feeds.add_infeed(f.clone());
+            session.feeds().add_infeed(f.clone());
         }
         if let Some(dir) = &self.outfeed {
             session
-                .env
-                .feeds
+                .feeds()
                 .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
         }
         Ok(session)

@@ -2,14 +2,13 @@
 //! runner uses one for a whole file; the REPL keeps one across inputs and
 //! commits an input's bindings only when the whole input succeeded.
 
-use crate::check::{Limits, TypeEnv, check_program};
-use crate::diag::{Diag, Stage};
-use crate::eval::{Env, INTERRUPTED, Output, run_program};
-use crate::ir;
-use crate::kernels::alloc;
-use crate::syntax;
-use crate::value::Value;
-use std::sync::atomic::Ordering;
+use xlet_check::{Limits, TypeEnv, check_program};
+use xlet_core::alloc;
+use xlet_core::diag::{Diag, Stage};
+use xlet_core::value::Value;
+use xlet_eval::{Env, Output, run_program};
+use xlet_ir as ir;
+use xlet_syntax as syntax;
 
 #[derive(Clone, Debug, Default)]
 pub struct Session {
@@ -24,20 +23,20 @@ pub struct Session {
 /// types and values of the names it binds, its comps, the Rng count and the
 /// infeed queue. Restoring it undoes the input.
 struct Saved {
-    lets: Vec<(String, Option<crate::types::Type>, Option<Value>)>,
+    lets: Vec<(String, Option<xlet_core::types::Type>, Option<Value>)>,
     comps: Vec<(String, Option<std::sync::Arc<ir::Comp>>)>,
-    rng: crate::kernels::rng::RngState,
-    feeds: crate::feed::Feeds,
+    rng: xlet_kernels::rng::RngState,
+    feeds: Box<dyn xlet_eval::Feeds>,
 }
 
 impl Saved {
-    fn of(prog: &crate::ast::Program, s: &Session) -> Saved {
-        let mut lets: Vec<(String, Option<crate::types::Type>, Option<Value>)> = vec![];
+    fn of(prog: &xlet_syntax::ast::Program, s: &Session) -> Saved {
+        let mut lets: Vec<(String, Option<xlet_core::types::Type>, Option<Value>)> = vec![];
         let mut comps: Vec<(String, Option<std::sync::Arc<ir::Comp>>)> = vec![];
         let mut seen = std::collections::HashSet::new();
         for st in &prog.stmts {
             match &st.kind {
-                crate::ast::StmtKind::Let(b) if seen.insert((0, b.name.name.as_str())) => {
+                xlet_syntax::ast::StmtKind::Let(b) if seen.insert((0, b.name.name.as_str())) => {
                     let n = &b.name.name;
                     lets.push((
                         n.clone(),
@@ -45,7 +44,7 @@ impl Saved {
                         s.env.values.get(n).cloned(),
                     ))
                 }
-                crate::ast::StmtKind::Comp(c) if seen.insert((1, c.name.name.as_str())) => {
+                xlet_syntax::ast::StmtKind::Comp(c) if seen.insert((1, c.name.name.as_str())) => {
                     let n = &c.name.name;
                     comps.push((n.clone(), s.types.comps.get(n).cloned()))
                 }
@@ -105,15 +104,43 @@ impl Failure {
 }
 
 impl Session {
-    pub fn new(limits: Limits) -> Self {
-        Session {
+    /// A session with nothing bound, checking with `limits` against every op
+    /// xlet has (the op table is assembled here and handed down to the
+    /// checker), and running with the default `RunConfig`.
+    pub fn new(mut limits: Limits) -> Self {
+        limits.ops = xlet_ops::registry::table();
+        let mut s = Session {
             limits,
             ..Default::default()
+        };
+        s.env.feeds = Box::new(crate::feed::Feeds::default());
+        s
+    }
+
+    /// The run's infeed queue and outfeed sink (`--infeed`, `--outfeed`, `:npy`).
+    pub fn feeds(&mut self) -> &mut crate::feed::Feeds {
+        if self
+            .env
+            .feeds
+            .as_any()
+            .downcast_ref::<crate::feed::Feeds>()
+            .is_none()
+        {
+            self.env.feeds = Box::new(crate::feed::Feeds::default());
+        }
+        match self
+            .env
+            .feeds
+            .as_any_mut()
+            .downcast_mut::<crate::feed::Feeds>()
+        {
+            Some(f) => f,
+            None => unreachable!("the feeds were just set to a `feed::Feeds`"),
         }
     }
 
     /// Parses and checks `src` against this session, without running anything.
-    pub fn check(&self, src: &str) -> Result<(ir::Program, crate::check::TypeEnv), Failure> {
+    pub fn check(&self, src: &str) -> Result<(ir::Program, xlet_check::TypeEnv), Failure> {
         let prog = syntax::parse(src).map_err(|diags| Failure {
             stage: Stage::Syntax,
             diags,
@@ -169,16 +196,17 @@ impl Session {
 
     fn check_and_run(
         &mut self,
-        ast: crate::ast::Program,
+        ast: xlet_syntax::ast::Program,
         src: &str,
         out: &mut dyn Output,
         ids: &mut Vec<usize>,
     ) -> Result<(), Failure> {
-        let prog = crate::check::check_program_in(ast, &mut self.types, src, &self.limits)
-            .map_err(|diags| Failure {
+        let prog = xlet_check::check_program_in(ast, &mut self.types, src, &self.limits).map_err(
+            |diags| Failure {
                 stage: Stage::Check,
                 diags,
-            })?;
+            },
+        )?;
         ids.extend(prog.stmts.iter().filter_map(|s| match &s.kind {
             ir::StmtKind::Comp(c) => Some(c.id),
             _ => None,
@@ -186,7 +214,7 @@ impl Session {
         let mut diags = run_program(&prog, &mut self.env, out);
         // Ctrl-C during the last op finds no later op boundary to stop at: check
         // once more, so an interrupted input never commits anything.
-        if diags.is_empty() && INTERRUPTED.load(Ordering::SeqCst) {
+        if diags.is_empty() && xlet_core::config::interrupted() {
             let at = prog.stmts.last().map_or(0..0, |s| s.span.clone());
             diags.push(Diag::runtime("interrupted", "interrupted", at));
         }
@@ -207,7 +235,7 @@ impl Session {
             .comps
             .get(name)
             .ok_or_else(|| format!("`{name}` is not a comp"))?;
-        crate::grad::program::source_of(f, &self.types, &self.limits).map_err(|e| {
+        xlet_grad::program::source_of(f, &self.types, &self.limits).map_err(|e| {
             let at = e.span.as_ref().and_then(|s| {
                 let a = s.start.checked_sub(f.text_at)?;
                 let b = s.end.checked_sub(f.text_at)?;
@@ -323,7 +351,7 @@ fn value_bytes(v: &Value) -> usize {
     v.ty().byte_size().unwrap_or(usize::MAX)
 }
 
-fn comp_signature(c: &crate::ir::Comp) -> String {
+fn comp_signature(c: &xlet_ir::Comp) -> String {
     let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
     format!("comp ({}) -> {}", params.join(", "), c.ret)
 }

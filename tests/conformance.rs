@@ -353,8 +353,7 @@ fn run_case(file: &str, src: &str, kind: &Kind, options: &Options) -> Result<(),
         let mut out = Capture::default();
         if options.outfeed.is_none() {
             session
-                .env
-                .feeds
+                .feeds()
                 .set_sink(OutfeedSink::Buffer(out.text.clone()));
         }
         let result = session.run(src, &mut out);

@@ -27,7 +27,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use xlet::check::Limits;
 use xlet::diag::render;
-use xlet::eval::{INTERRUPTED, Output};
+use xlet::eval::Output;
 use xlet::ir;
 use xlet::print::{PrintOptions, format_value};
 use xlet::session::Session;
@@ -654,7 +654,7 @@ impl Runner {
     }
 
     fn exec(&self, src: &str) -> Verdict {
-        INTERRUPTED.store(false, Ordering::SeqCst);
+        xlet::config::clear_interrupt();
         if self.jobs.send(src.to_string()).is_err() {
             return Verdict::Panicked("the execution thread is gone".into());
         }
@@ -663,14 +663,14 @@ impl Runner {
             Ok(r) => r,
             Err(_) => {
                 // Too slow: interrupt it the way Ctrl-C would, and give it time to stop.
-                INTERRUPTED.store(true, Ordering::SeqCst);
+                xlet::config::raise_interrupt();
                 match self.done.recv_timeout(HANG_GRACE) {
                     Ok(r) => r,
                     Err(_) => return Verdict::Hung,
                 }
             }
         };
-        INTERRUPTED.store(false, Ordering::SeqCst);
+        xlet::config::clear_interrupt();
         match r {
             Ok(o) => Verdict::Fine(o),
             Err(m) => Verdict::Panicked(m),

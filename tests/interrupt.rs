@@ -6,10 +6,9 @@
 //! other test evaluating at the same time would see it.
 
 use ndarray::{ArrayD, IxDyn};
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use xlet::check::Limits;
-use xlet::eval::{INTERRUPTED, eval_top};
+use xlet::eval::eval_top;
 use xlet::ir::StmtKind;
 use xlet::kernels::{Src, map1, map2, try_materialize};
 use xlet::session::Session;
@@ -28,11 +27,11 @@ fn a_long_kernel_stops_when_interrupted() {
     let x = big(&[1024, 1024]);
     let t = x.clone().permuted_axes(IxDyn(&[1, 0]));
     let dims = [1024, 1024];
-    INTERRUPTED.store(true, Ordering::SeqCst);
+    xlet::config::raise_interrupt();
     let flat = map1(&dims, &Src::of(&x), |v| -v);
     let tiled = map2(&dims, &Src::of(&t), &Src::of(&x), |a, b| a + b);
     let copy = try_materialize(&dims, &Src::of(&t));
-    INTERRUPTED.store(false, Ordering::SeqCst);
+    xlet::config::clear_interrupt();
     for (what, r) in [
         ("flat", flat.map(|_| ())),
         ("tiled", tiled.map(|_| ())),
@@ -95,13 +94,13 @@ fn interrupted_in_time(s: &Session, expr: &str, after_ms: u64, within_s: u64) {
     };
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(after_ms));
-        INTERRUPTED.store(true, Ordering::SeqCst);
+        xlet::config::raise_interrupt();
     });
     let start = Instant::now();
     let r = eval_top(e, &s.env);
     let took = start.elapsed();
     setter.join().unwrap();
-    INTERRUPTED.store(false, Ordering::SeqCst);
+    xlet::config::clear_interrupt();
     let d = r
         .err()
         .unwrap_or_else(|| panic!("{expr}: ran to the end despite Ctrl-C"));

@@ -259,17 +259,16 @@ fn run_exits_130_on_ctrl_c() {
 /// test in this binary that touches the process-wide flag.)
 #[test]
 fn an_interrupt_after_the_last_op_commits_nothing() {
-    use std::sync::atomic::Ordering;
-    use xlet::eval::{INTERRUPTED, Output};
+    use xlet::eval::Output;
 
     struct Quiet;
     impl Output for Quiet {
         fn print(&mut self, _: &xlet::value::Value, _: &xlet::ir::Expr) {}
     }
     let mut s = xlet::session::Session::default();
-    INTERRUPTED.store(true, Ordering::SeqCst);
+    xlet::config::raise_interrupt();
     let r = s.run("let x = 1", &mut Quiet);
-    INTERRUPTED.store(false, Ordering::SeqCst);
+    xlet::config::clear_interrupt();
     let f = r.err().expect("an interrupted input fails");
     assert!(f.diags.iter().any(|d| d.code == "interrupted"), "{f:?}");
     assert!(!s.types.globals.contains_key("x"));

@@ -49,10 +49,7 @@ pub fn main() -> i32 {
         }
     };
     if let Some(b) = cli.opts.max_memory {
-        xlet::kernels::alloc::set_budget(b);
-    }
-    if let Some(n) = cli.opts.max_steps {
-        xlet::eval::MAX_STEPS.store(n, std::sync::atomic::Ordering::Relaxed);
+        xlet::alloc::set_budget(b);
     }
     let script = match &cli.command {
         Some(Command::Run { file, .. } | Command::Check { file }) => file.as_deref(),

@@ -3,11 +3,10 @@
 use super::Options;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 use xlet::ast::Span;
 use xlet::diag::{LineIndex, MAX_SHOWN, Renderer, not_shown};
-use xlet::eval::{INTERRUPTED, Output};
+use xlet::eval::Output;
 use xlet::ir;
 use xlet::print::{PrintError, PrintOptions, format_value, write_value};
 use xlet::session::Failure;
@@ -82,7 +81,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
     }
     // Ctrl-C stops the run at the next op boundary (and after the last op), with
     // exit code 130 as a shell expects; without a handler it would kill the process.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let _ = ctrlc::set_handler(|| xlet_core::config::raise_interrupt());
     let mut session = match opts.session() {
         Ok(s) => s,
         Err(e) => {
@@ -93,7 +92,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
     if opts.replicas > 1 {
         return run_replicas(&name, &src, opts);
     }
-    session.env.feeds.set_print(PrintOptions {
+    session.feeds().set_print(PrintOptions {
         full: opts.full,
         ..Default::default()
     });

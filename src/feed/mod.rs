@@ -11,15 +11,15 @@
 mod tests;
 pub mod text;
 
-use crate::ir::KernelError;
-use crate::print::{PrintOptions, format_value_at};
-use crate::types::Type;
-use crate::value::Value;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use xlet_core::print::{PrintOptions, format_value_at};
+use xlet_core::types::Type;
+use xlet_core::value::Value;
+use xlet_ir::KernelError;
 
 /// Where Outfeed writes.
 #[derive(Clone, Debug, Default)]
@@ -173,7 +173,7 @@ impl Feeds {
 /// `DIR/NAME.npy` for an array; `DIR/NAME.K.npy` for the elements of a tuple.
 fn write_npy_files(dir: &Path, name: &str, v: &Value) -> Result<(), KernelError> {
     match v {
-        Value::Array(a) => crate::npy::write(&dir.join(format!("{name}.npy")), a)
+        Value::Array(a) => xlet_npy::write(&dir.join(format!("{name}.npy")), a)
             .map_err(|e| KernelError::new("outfeed", format!("Outfeed: {e}"))),
         Value::Tuple(items) => items
             .iter()
@@ -187,7 +187,7 @@ fn write_npy_files(dir: &Path, name: &str, v: &Value) -> Result<(), KernelError>
 fn read_values(path: &Path) -> Result<Vec<Fed>, KernelError> {
     let fail = |why: String| KernelError::new("infeed", format!("infeed file {why}"));
     if is_npy(path).map_err(|e| fail(format!("{}: cannot read: {e}", path.display())))? {
-        let a = crate::npy::read(path).map_err(|e| fail(e.0))?;
+        let a = xlet_npy::read(path).map_err(|e| fail(e.0))?;
         return Ok(vec![Fed {
             value: Value::Array(a),
             from: format!("{}", path.display()),
@@ -232,4 +232,23 @@ pub fn check_files(files: &[PathBuf]) -> Result<(), String> {
             .map_err(|e| format!("--infeed {}: cannot open: {e}", f.display()))?;
     }
     Ok(())
+}
+
+/// The evaluator reaches the session's feeds through its `Feeds` contract.
+impl xlet_eval::Feeds for Feeds {
+    fn infeed(&self, ty: &Type) -> Result<Value, KernelError> {
+        Feeds::infeed(self, ty)
+    }
+    fn outfeed(&self, value: &Value) -> Result<(), KernelError> {
+        Feeds::outfeed(self, value)
+    }
+    fn boxed_clone(&self) -> Box<dyn xlet_eval::Feeds> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }

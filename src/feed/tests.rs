@@ -1,8 +1,8 @@
 use super::*;
-use crate::check::Limits;
-use crate::eval::Output;
-use crate::ir;
 use crate::session::Session;
+use xlet_check::Limits;
+use xlet_eval::Output;
+use xlet_ir as ir;
 
 struct Quiet;
 impl Output for Quiet {
@@ -45,9 +45,9 @@ fn bad_text_files_say_which_line() {
 }
 
 fn session(files: &[&PathBuf]) -> Session {
-    let s = Session::new(Limits::default());
+    let mut s = Session::new(Limits::default());
     for f in files {
-        s.env.feeds.add_infeed((*f).clone());
+        s.feeds().add_infeed((*f).clone());
     }
     s
 }
@@ -94,7 +94,7 @@ fn a_wrong_type_names_the_file_and_both_types() {
 fn outfeed_numbers_are_never_reused() {
     let buf = Arc::new(Mutex::new(String::new()));
     let mut s = Session::new(Limits::default());
-    s.env.feeds.set_sink(OutfeedSink::Buffer(buf.clone()));
+    s.feeds().set_sink(OutfeedSink::Buffer(buf.clone()));
     s.run("let t = Outfeed(s32 1, s32)", &mut Quiet).unwrap();
     assert!(
         s.run("let t = Outfeed(s32 2, s32)\nthen 1 == 2", &mut Quiet)
@@ -115,21 +115,21 @@ fn outfeed_to_a_directory_writes_numbered_npy_files() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let mut s = Session::new(Limits::default());
-    s.env.feeds.set_sink(OutfeedSink::Dir(dir.clone()));
+    s.feeds().set_sink(OutfeedSink::Dir(dir.clone()));
     s.run(
         "let a = Outfeed(s32[2] {5, 6}, s32[2])\nlet b = Outfeed((pred true, bf16 1.5), (pred, bf16))",
         &mut Quiet,
     )
     .unwrap();
-    let a = crate::npy::read(&dir.join("0.npy")).unwrap();
+    let a = xlet_npy::read(&dir.join("0.npy")).unwrap();
     assert_eq!(a.to_vec::<i64>(), vec![5, 6]);
     assert_eq!(
-        crate::npy::read(&dir.join("1.0.npy"))
+        xlet_npy::read(&dir.join("1.0.npy"))
             .unwrap()
             .to_vec::<f64>(),
         vec![1.0]
     );
-    let b = crate::npy::read(&dir.join("1.1.npy")).unwrap();
+    let b = xlet_npy::read(&dir.join("1.1.npy")).unwrap();
     assert_eq!(b.array_type().to_string(), "bf16");
     assert_eq!(b.to_vec::<f64>(), vec![1.5]);
 }

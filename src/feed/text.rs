@@ -10,13 +10,13 @@
 //! or `syntax::parse` for its error messages) and checker, then each literal
 //! is evaluated.
 
-use crate::ast::{Expr, ExprKind, StmtKind};
-use crate::check::{Limits, TypeEnv, check_expr};
-use crate::diag::LineIndex;
-use crate::eval::{Env, eval_top};
-use crate::value::Value;
 use std::ops::Range;
 use std::path::Path;
+use xlet_check::{Limits, TypeEnv, check_expr};
+use xlet_core::diag::LineIndex;
+use xlet_core::value::Value;
+use xlet_eval::{Env, eval_top};
+use xlet_syntax::ast::{Expr, ExprKind, StmtKind};
 
 /// The file's values, each with the line it starts on.
 pub fn read(path: &Path) -> Result<Vec<(Value, usize)>, String> {
@@ -28,12 +28,12 @@ pub fn read(path: &Path) -> Result<Vec<(Value, usize)>, String> {
 pub fn parse(src: &str) -> Result<Vec<(Value, usize)>, String> {
     let lines = LineIndex::new(src);
     let line = |span: &Range<usize>| lines.line_col(src, span.start).0;
-    let exprs: Vec<Expr> = match crate::syntax::parse_value_run(src) {
+    let exprs: Vec<Expr> = match xlet_syntax::parse_value_run(src) {
         Some(es) => es,
         None => {
             // Not a run of values: the program parser says why (a syntax
             // error), or finds statements that are not values.
-            let prog = crate::syntax::parse(src).map_err(|ds| {
+            let prog = xlet_syntax::parse(src).map_err(|ds| {
                 ds.first()
                     .map(|d| format!("{}: {}", line(&d.span), d.message))
                     .unwrap_or_default()
@@ -57,7 +57,7 @@ pub fn parse(src: &str) -> Result<Vec<(Value, usize)>, String> {
         if !matches!(e.kind, ExprKind::Typed { .. }) {
             return Err(not_a_literal(line(&e.span)));
         }
-        let at = |d: crate::diag::Diag| format!("{}: {}", line(&d.span), d.message);
+        let at = |d: xlet_core::diag::Diag| format!("{}: {}", line(&d.span), d.message);
         let checked = check_expr(e, &types, src, &limits).map_err(at)?;
         out.push((eval_top(&checked, &env).map_err(at)?, line(&e.span)));
     }

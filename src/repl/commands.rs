@@ -2,13 +2,12 @@
 
 use super::sources::Origin;
 use super::{Outcome, Repl, complain, say};
-use crate::check::check_expr;
-use crate::eval::{INTERRUPTED, eval_top};
-use crate::ir;
-use crate::ops::registry;
-use crate::syntax;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use xlet_check::check_expr;
+use xlet_eval::eval_top;
+use xlet_ir as ir;
+use xlet_ops::registry;
+use xlet_syntax as syntax;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Command<'a> {
@@ -429,7 +428,7 @@ fn time(repl: &Repl, src: &str) -> Outcome {
     let mut times = vec![];
     let started = Instant::now();
     while times.len() < MIN_RUNS || (times.len() < MAX_RUNS && started.elapsed() < TIME_BUDGET) {
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        if xlet_core::config::interrupted() {
             complain("\ninterrupted");
             return Outcome::Failed(1);
         }
@@ -442,7 +441,7 @@ fn time(repl: &Repl, src: &str) -> Outcome {
             return Outcome::Failed(1);
         }
     }
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if xlet_core::config::interrupted() {
         complain("\ninterrupted");
         return Outcome::Failed(1);
     }

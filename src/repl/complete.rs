@@ -3,12 +3,12 @@
 //! start of an argument of its call; file names after `:load`.
 
 use super::commands::COMMANDS;
-use crate::ops::registry;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
+use xlet_ops::registry;
 
 /// Words that are always there: keywords and the prelude's computations.
 const FIXED: &[&str] = &[

@@ -8,7 +8,6 @@
 
 use super::complete::XletHelper;
 use super::{Outcome, Pending, Repl, complain};
-use crate::eval::INTERRUPTED;
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
@@ -17,7 +16,6 @@ use rustyline::{
 };
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, Once};
 
 const PROMPT: &str = "xlet> ";
@@ -150,6 +148,6 @@ fn install_interrupt_handler() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // If it cannot be installed, Ctrl-C keeps its default meaning (end the process).
-        let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+        let _ = ctrlc::set_handler(|| xlet_core::config::raise_interrupt());
     });
 }

@@ -16,19 +16,18 @@ mod piped;
 mod sources;
 mod vars;
 
-use crate::check::Limits;
-use crate::diag::{Diag, MAX_SHOWN, not_shown};
-use crate::eval::{INTERRUPTED, Output};
-use crate::ir::{self, Comp};
-use crate::print::{INTERRUPTED_MARK, PrintError, PrintOptions, format_value, write_value};
 use crate::session::Session;
-use crate::syntax;
-use crate::types::Type;
-use crate::value::Value;
 use sources::{Origin, Sources};
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use xlet_check::Limits;
+use xlet_core::diag::{Diag, MAX_SHOWN, not_shown};
+use xlet_core::print::{INTERRUPTED_MARK, PrintError, PrintOptions, format_value, write_value};
+use xlet_core::types::Type;
+use xlet_core::value::Value;
+use xlet_eval::Output;
+use xlet_ir::{self as ir, Comp};
+use xlet_syntax as syntax;
 
 pub struct ReplOptions {
     pub full: bool,
@@ -48,7 +47,7 @@ pub struct ReplOptions {
 pub fn main(o: &ReplOptions) -> i32 {
     guard::install();
     let mut repl = Repl::new(o);
-    match crate::custom_call::Libraries::load_all(&o.custom_call_libs) {
+    match xlet_custom_call::Libraries::load_all(&o.custom_call_libs) {
         Ok(libs) => repl.session.limits.custom_call = libs,
         Err(e) => {
             complain(&format!("error: {e}"));
@@ -99,17 +98,16 @@ impl Repl {
             replicas: Some(1),
             ..Default::default()
         });
-        session.env.rng = crate::kernels::rng::RngState::new(o.seed);
+        session.env.rng = xlet_kernels::rng::RngState::new(o.seed);
         for f in &o.infeed {
-            session.env.feeds.add_infeed(f.clone());
+            session.feeds().add_infeed(f.clone());
         }
         if let Some(dir) = &o.outfeed {
             session
-                .env
-                .feeds
+                .feeds()
                 .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
         }
-        session.env.feeds.set_print(PrintOptions {
+        session.feeds().set_print(PrintOptions {
             full: o.full,
             ..Default::default()
         });
@@ -136,9 +134,9 @@ impl Repl {
             Some(line) => Origin::new("<stdin>", line),
             None => Origin::new(format!("<repl:{}>", self.inputs), 1),
         };
-        INTERRUPTED.store(false, Ordering::SeqCst);
+        xlet_core::config::clear_interrupt();
         let result = guard::guarded(|| self.dispatch(input));
-        INTERRUPTED.store(false, Ordering::SeqCst);
+        xlet_core::config::clear_interrupt();
         match result {
             Ok(o) => o,
             Err(msg) => {
@@ -255,7 +253,7 @@ struct Printer<'a> {
 impl Output for Printer<'_> {
     fn print(&mut self, value: &Value, expr: &ir::Expr) {
         // Ctrl-C during the op that made this value: the input is dropped, unprinted.
-        if INTERRUPTED.load(Ordering::SeqCst) {
+        if xlet_core::config::interrupted() {
             return;
         }
         if cfg!(test) {

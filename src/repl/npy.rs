@@ -2,10 +2,10 @@
 //! `:npy NAME FILE` and `:save NAME FILE`.
 
 use super::{Outcome, Repl, complain, say};
-use crate::ast::ExprKind;
-use crate::types::Type;
-use crate::value::Value;
 use std::path::Path;
+use xlet_core::types::Type;
+use xlet_core::value::Value;
+use xlet_syntax::ast::ExprKind;
 
 /// `:infeed FILE`: the file must open now; its values are read when an
 /// Infeed reaches them.
@@ -14,8 +14,8 @@ pub(super) fn infeed(repl: &mut Repl, path: &Path) -> Outcome {
         complain(&format!("error: {}", e.trim_start_matches("--infeed ")));
         return Outcome::Failed(3);
     }
-    repl.session.env.feeds.add_infeed(path.to_path_buf());
-    let n = repl.session.env.feeds.infeed_files().len();
+    repl.session.feeds().add_infeed(path.to_path_buf());
+    let n = repl.session.feeds().infeed_files().len();
     say(&format!(
         "infeed: {} queued ({} infeed file{} in this session)",
         path.display(),
@@ -27,7 +27,7 @@ pub(super) fn infeed(repl: &mut Repl, path: &Path) -> Outcome {
 
 /// `:npy NAME FILE`: binds the file's array as `let NAME = ...` would.
 pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
-    let is_name = crate::syntax::parse_expr(name)
+    let is_name = xlet_syntax::parse_expr(name)
         .is_ok_and(|e| matches!(&e.kind, ExprKind::Var(v) if v == name));
     if !is_name {
         complain(&format!(
@@ -41,7 +41,7 @@ pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         ));
         return Outcome::Failed(3);
     }
-    let info = match crate::npy::read_info(path) {
+    let info = match xlet_npy::read_info(path) {
         Ok(i) => i,
         Err(e) => {
             complain(&format!("error: {e}"));
@@ -57,7 +57,7 @@ pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         ));
         return Outcome::Failed(3);
     }
-    match crate::npy::read(path) {
+    match xlet_npy::read(path) {
         Ok(a) => {
             repl.session
                 .types
@@ -92,7 +92,7 @@ pub(super) fn save(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         ));
         return Outcome::Failed(3);
     };
-    match crate::npy::write(path, a) {
+    match xlet_npy::write(path, a) {
         Ok(()) => {
             say(&format!(
                 "{name}: {} written to {}",

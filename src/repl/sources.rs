@@ -8,11 +8,11 @@
 //! input); the current input's spans stay as the parser made them (below
 //! `KEPT_BASE`). Rendering sorts each span back to its input.
 
-use crate::ast::Span;
-use crate::diag::Diag;
 use ariadne::{Color, Config, FnCache, IndexType, Label, Report, ReportKind, Source};
 use std::collections::HashMap;
 use std::fmt;
+use xlet_core::diag::Diag;
+use xlet_core::span::Span;
 
 /// Spans at or above this offset point into kept inputs. No input is this large
 /// (sources are capped far below it), so the two ranges never meet.
@@ -124,7 +124,7 @@ pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color
             Some(k) => (&k.origin, k.src.as_str()),
             None => (origin, src),
         };
-        let (l, c) = crate::diag::line_col(text, pspan.start - (o.first_line - 1));
+        let (l, c) = xlet_core::diag::line_col(text, pspan.start - (o.first_line - 1));
         (l + o.first_line - 1, c)
     };
     let mut report = Report::build(ReportKind::Error, (pid.clone(), pspan.clone()))
@@ -180,7 +180,7 @@ pub(crate) fn render(d: &Diag, origin: &Origin, src: &str, kept: &Sources, color
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diag::Diag;
+    use xlet_core::diag::Diag;
 
     #[test]
     fn spans_find_their_input() {

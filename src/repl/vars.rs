@@ -2,8 +2,8 @@
 //! `:unbind NAME...` (alias `:del`: remove bindings and free their memory).
 
 use super::{Outcome, Repl, complain, say};
-use crate::kernels::alloc::show_bytes;
 use crate::session::{BindingKind, Session};
+use xlet_core::alloc::show_bytes;
 
 /// The `:vars` table: one line per binding, then the totals.
 pub(crate) fn render(session: &Session) -> String {
@@ -78,12 +78,12 @@ pub(crate) fn unbind(repl: &mut Repl, args: &str) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Limits;
-    use crate::eval::Output;
+    use xlet_check::Limits;
+    use xlet_eval::Output;
 
     struct Quiet;
     impl Output for Quiet {
-        fn print(&mut self, _: &crate::value::Value, _: &crate::ir::Expr) {}
+        fn print(&mut self, _: &xlet_core::value::Value, _: &xlet_ir::Expr) {}
     }
 
     #[test]

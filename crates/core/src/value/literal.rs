@@ -1,0 +1,249 @@
+//! Turning the numbers a user wrote into elements of a given type, exactly.
+
+use super::{Array, CastFrom, Elem};
+use crate::types::ElemType;
+use half::{bf16, f16};
+use ndarray::{ArrayD, IxDyn};
+
+/// One literal element as written: sign folded in, text kept for exact parsing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Atom<'a> {
+    Num {
+        text: &'a str,
+        is_integer: bool,
+        negative: bool,
+    },
+    Bool(bool),
+}
+
+impl Atom<'_> {
+    /// The value of an integer literal that fits in 64 bits (magnitude and sign
+    /// read apart, as static attributes are; `-9223372036854775808` is
+    /// i64::MIN); None for anything else.
+    pub fn integer(&self) -> Option<i64> {
+        match self {
+            Atom::Num {
+                text,
+                is_integer: true,
+                negative,
+            } => signed_i64(text, *negative),
+            _ => None,
+        }
+    }
+    /// Whether the atom is an integer literal (whether or not it fits in 64 bits).
+    pub fn is_integer_text(&self) -> bool {
+        matches!(
+            self,
+            Atom::Num {
+                is_integer: true,
+                ..
+            }
+        )
+    }
+    pub fn is_float_text(&self) -> bool {
+        matches!(
+            self,
+            Atom::Num {
+                is_integer: false,
+                ..
+            }
+        )
+    }
+}
+
+/// The integer whose magnitude is written `text` (decimal digits) and whose
+/// sign is `negative`, if it is in i64's range. The magnitude is read as i128
+/// so that `-9223372036854775808` (i64::MIN, whose magnitude is not an i64) is
+/// read exactly.
+pub fn signed_i64(text: &str, negative: bool) -> Option<i64> {
+    let m = text.parse::<i128>().ok()?;
+    i64::try_from(if negative { -m } else { m }).ok()
+}
+
+/// The range of an integer element type.
+pub fn int_bounds(elem: ElemType) -> Option<(i128, i128)> {
+    Some(match elem {
+        ElemType::S8 => (i8::MIN as i128, i8::MAX as i128),
+        ElemType::S16 => (i16::MIN as i128, i16::MAX as i128),
+        ElemType::S32 => (i32::MIN as i128, i32::MAX as i128),
+        ElemType::S64 => (i64::MIN as i128, i64::MAX as i128),
+        ElemType::U8 => (0, u8::MAX as i128),
+        ElemType::U16 => (0, u16::MAX as i128),
+        ElemType::U32 => (0, u32::MAX as i128),
+        ElemType::U64 => (0, u64::MAX as i128),
+        _ => return None,
+    })
+}
+
+fn shown(atom: &Atom) -> String {
+    match atom {
+        Atom::Num {
+            text,
+            negative: true,
+            ..
+        } => format!("-{text}"),
+        Atom::Num { text, .. } => text.to_string(),
+        Atom::Bool(b) => b.to_string(),
+    }
+}
+
+/// Whether the literal is the word `inf` (possibly negated), the one way to write infinity.
+fn written_inf(atom: &Atom) -> bool {
+    matches!(atom, Atom::Num { text, .. } if *text == "inf")
+}
+
+/// The largest finite value of a float type, as printed.
+fn largest_finite(elem: ElemType) -> &'static str {
+    match elem {
+        ElemType::F16 => "65504",
+        ElemType::BF16 => "3.3895314e38",
+        ElemType::F32 => "3.4028235e38",
+        _ => "1.7976931348623157e308",
+    }
+}
+
+/// Converts one atom to element type `elem`, exactly: integers through i128, floats
+/// parsed from the text once (f32 and f64 straight to the type, so they round once;
+/// f16 and bf16 from the f64). Messages are only formatted on failure: this runs
+/// once per element of a pasted weight array.
+fn convert<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
+    let (text, is_integer, negative) = match atom {
+        Atom::Bool(b) => {
+            return if elem.is_pred() {
+                Ok(T::cast_from(b))
+            } else {
+                Err(format!(
+                    "`{b}` is not {} value",
+                    crate::english::a(elem.name())
+                ))
+            };
+        }
+        Atom::Num {
+            text,
+            is_integer,
+            negative,
+        } => (text, is_integer, negative),
+    };
+    if elem.is_pred() {
+        return Err(format!(
+            "`{}` is not a pred value (write true or false)",
+            shown(&atom)
+        ));
+    }
+    if let Some((lo, hi)) = int_bounds(elem) {
+        if !is_integer {
+            return Err(format!(
+                "`{}` is not an integer, so it is not {} value",
+                shown(&atom),
+                crate::english::a(elem.name())
+            ));
+        }
+        let out_of_range = || {
+            format!(
+                "`{}` is out of range for {elem} ({lo} to {hi})",
+                shown(&atom)
+            )
+        };
+        let v: i128 = text.parse::<i128>().map_err(|_| out_of_range())?;
+        let v = if negative { -v } else { v };
+        if v < lo || v > hi {
+            return Err(out_of_range());
+        }
+        return Ok(if elem.is_unsigned_int() {
+            T::cast_from(v as u64)
+        } else {
+            T::cast_from(v as i64)
+        });
+    }
+    let not_a_number = || format!("`{}` is not a number", shown(&atom));
+    let v: T = if elem == ElemType::F32 {
+        // Parsing straight to f32 rounds once; going through f64 could round twice.
+        let f: f32 = text.parse().map_err(|_| not_a_number())?;
+        T::cast_from(if negative { -f } else { f })
+    } else {
+        let f: f64 = text.parse().map_err(|_| not_a_number())?;
+        let f = if negative { -f } else { f };
+        match elem {
+            ElemType::F16 => T::cast_from(f16::cast_from(f)),
+            ElemType::BF16 => T::cast_from(bf16::cast_from(f)),
+            _ => T::cast_from(f),
+        }
+    };
+    // Any number but `inf` that rounds to infinity does not fit the type, whether
+    // f64 can hold it (`f32 1e39`, `f16 70000`) or not (`f32 1e400`).
+    if v.to_f64().is_infinite() && !written_inf(&atom) {
+        return Err(format!(
+            "`{}` is out of range for {elem} (its largest finite value is {}); write inf for infinity",
+            shown(&atom),
+            largest_finite(elem)
+        ));
+    }
+    Ok(v)
+}
+
+/// Builds an array of `elem` with `dims` from row-major atoms, converting each
+/// straight into the (accounted) output buffer.
+/// On failure returns the index of the offending atom and why.
+pub fn build_array<'a, I>(
+    elem: ElemType,
+    dims: &[usize],
+    atoms: I,
+) -> Result<Array, (usize, String)>
+where
+    I: IntoIterator<Item = Atom<'a>>,
+{
+    fn build<'a, T: Elem>(
+        elem: ElemType,
+        dims: &[usize],
+        atoms: impl Iterator<Item = Atom<'a>>,
+    ) -> Result<Array, (usize, String)> {
+        let ty = crate::types::ArrayType::new(elem, dims.to_vec());
+        let count = dims.iter().product::<usize>();
+        let mut out: Vec<T> =
+            crate::alloc::try_output_vec(count, &ty).map_err(|e| (0, e.message))?;
+        for (i, a) in atoms.enumerate() {
+            out.push(convert::<T>(a, elem).map_err(|e| (i, e))?);
+        }
+        ArrayD::from_shape_vec(IxDyn(dims), out)
+            .map(Array::from_nd)
+            .map_err(|e| (0, format!("literal does not fill its shape: {e}")))
+    }
+    let atoms = atoms.into_iter();
+    crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(text: &str, negative: bool) -> [Atom<'_>; 1] {
+        [Atom::Num {
+            text,
+            is_integer: !text.contains(['.', 'e']) && text != "inf",
+            negative,
+        }]
+    }
+
+    /// spec/numerics.md §4: a literal that does not fit its type is an error, whether
+    /// f64 can represent it or not; only `inf` is infinite.
+    #[test]
+    fn float_literals_beyond_the_range_are_errors_by_one_rule() {
+        for (elem, text) in [
+            (ElemType::F16, "70000"),
+            (ElemType::F16, "65520"),
+            (ElemType::BF16, "1e39"),
+            (ElemType::F32, "1e39"),
+            (ElemType::F32, "1e400"),
+            (ElemType::F64, "1e400"),
+        ] {
+            for negative in [false, true] {
+                let e = build_array(elem, &[], num(text, negative)).unwrap_err();
+                assert!(e.1.contains("out of range"), "{elem} {text}: {}", e.1);
+            }
+        }
+        // In range after rounding, or written as inf: fine.
+        assert!(build_array(ElemType::F16, &[], num("65519", false)).is_ok());
+        assert!(build_array(ElemType::F32, &[], num("inf", true)).is_ok());
+        assert!(build_array(ElemType::F32, &[], num("1e-50", false)).is_ok());
+    }
+}

@@ -1,0 +1,61 @@
+//! Computations as values of the language: what the ops that take a `comp`
+//! (Map, Reduce, Sort, While, ...) know about the one they were given.
+//!
+//! The checker hands an op a checked `ir::Comp`. Calling it once per element
+//! through the evaluator is the generic (reference) path; this module
+//! recognises the comps that have a faster form, so that no op interprets a
+//! computation per element when a vectorised form exists:
+//! - `binary_op`/`monoid`: a comp that is one binary op on its two parameters
+//!   (the prelude's `add mul max min and or`, or a user's `a + b`), for which
+//!   ops have native kernels;
+//! - `Vectorized`: a comp made only of elementwise ops, compiled into the fused
+//!   elementwise engine and run over whole arrays at once.
+
+mod vectorized;
+
+pub use vectorized::{OneScratch, Vectorized, flat_scalars};
+use xlet_ir::{Comp, ExprKind};
+
+/// The op name when `c`'s body is exactly one op applied to its two parameters,
+/// with `true` when they are swapped (`b + a` for parameters `a, b`).
+pub fn binary_op(c: &Comp) -> Option<(&'static str, bool)> {
+    if c.params.len() != 2 || !c.body.is_empty() {
+        return None;
+    }
+    let ExprKind::Op { name, args, .. } = &c.result.kind else {
+        return None;
+    };
+    match args.as_slice() {
+        [a, b] => match (&a.kind, &b.kind) {
+            (ExprKind::Local(0), ExprKind::Local(1)) => Some((name, false)),
+            (ExprKind::Local(1), ExprKind::Local(0)) => Some((name, true)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub use xlet_kernels::reduce::monoid::Monoid;
+
+/// `c` as a monoid: two scalar parameters of one type, a result of that type, and
+/// a body that is one of the monoid ops on the two parameters (in either order:
+/// all of them are commutative in XLA's semantics).
+pub fn monoid(c: &Comp) -> Option<Monoid> {
+    let (name, _) = binary_op(c)?;
+    let [(_, a), (_, b)] = c.params.as_slice() else {
+        return None;
+    };
+    let scalar = a.as_array().is_some_and(|t| t.dims.is_empty());
+    if !scalar || a != b || &c.ret != a {
+        return None;
+    }
+    Some(match name {
+        "Add" => Monoid::Add,
+        "Mul" => Monoid::Mul,
+        "Max" => Monoid::Max,
+        "Min" => Monoid::Min,
+        "And" => Monoid::And,
+        "Or" => Monoid::Or,
+        _ => return None,
+    })
+}

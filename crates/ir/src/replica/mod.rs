@@ -1,0 +1,50 @@
+//! What a replica's ops share with the others (spec/distributed.md): its id
+//! and the hub where the replicas meet at the collectives and at Send/Recv.
+//! The driver that starts the replicas' threads is the root package's
+//! `replica` module.
+
+mod hub;
+
+pub use hub::{Gathered, Hub};
+
+use std::sync::Arc;
+use xlet_core::span::Span;
+
+/// Where a collective or a Recv is in the program, for matching the replicas'
+/// collectives and for diagnostics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub op: &'static str,
+    pub span: Span,
+    /// 1-based line of `span` (worked out when the program is checked).
+    pub line: usize,
+}
+
+impl Site {
+    pub fn same_place(&self, other: &Site) -> bool {
+        self.op == other.op && self.span == other.span
+    }
+}
+
+/// One replica of a run: its id and the hub all of them share.
+#[derive(Clone, Debug)]
+pub struct Replica {
+    pub id: usize,
+    pub hub: Arc<Hub>,
+}
+
+impl Replica {
+    pub fn count(&self) -> usize {
+        self.hub.count()
+    }
+}
+
+impl Default for Replica {
+    /// The only replica of a run (no `--replicas`).
+    fn default() -> Self {
+        Replica {
+            id: 0,
+            hub: Arc::new(Hub::new(1)),
+        }
+    }
+}

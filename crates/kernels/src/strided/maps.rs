@@ -1,0 +1,161 @@
+//! The typed entry points (`map1`, `map2`, `map3`, `try_materialize`) and the
+//! reference forms the tests hold them against.
+
+use super::drive::drive;
+use super::{Check, Src};
+use ndarray::{ArrayD, IxDyn};
+use xlet_core::error::KernelError;
+
+/// `out[i] = f(a[i])` over the output dims.
+pub fn map1<A: Copy + Sync, O: Send>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    f: impl Fn(A) -> O + Sync,
+) -> Result<ArrayD<O>, KernelError> {
+    drive(
+        out_dims,
+        [a.erased()],
+        Check::Interrupts,
+        |out, [pa], [sa]| unsafe {
+            let pa = pa as *const A;
+            if sa == 1 {
+                let xs = std::slice::from_raw_parts(pa, out.len());
+                for (o, &x) in out.iter_mut().zip(xs) {
+                    o.write(f(x));
+                }
+            } else {
+                for (i, o) in out.iter_mut().enumerate() {
+                    o.write(f(*pa.offset(i as isize * sa)));
+                }
+            }
+        },
+    )
+}
+
+/// `out[i] = f(a[i], b[i])` over the output dims.
+pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    b: &Src<B>,
+    f: impl Fn(A, B) -> O + Sync,
+) -> Result<ArrayD<O>, KernelError> {
+    drive(
+        out_dims,
+        [a.erased(), b.erased()],
+        Check::Interrupts,
+        |out, [pa, pb], [sa, sb]| unsafe {
+            let (pa, pb) = (pa as *const A, pb as *const B);
+            let len = out.len();
+            match (sa, sb) {
+                (1, 1) => {
+                    let xs = std::slice::from_raw_parts(pa, len);
+                    let ys = std::slice::from_raw_parts(pb, len);
+                    for ((o, &x), &y) in out.iter_mut().zip(xs).zip(ys) {
+                        o.write(f(x, y));
+                    }
+                }
+                (1, 0) => {
+                    let xs = std::slice::from_raw_parts(pa, len);
+                    let y = *pb;
+                    for (o, &x) in out.iter_mut().zip(xs) {
+                        o.write(f(x, y));
+                    }
+                }
+                (0, 1) => {
+                    let x = *pa;
+                    let ys = std::slice::from_raw_parts(pb, len);
+                    for (o, &y) in out.iter_mut().zip(ys) {
+                        o.write(f(x, y));
+                    }
+                }
+                _ => {
+                    for (i, o) in out.iter_mut().enumerate() {
+                        let i = i as isize;
+                        o.write(f(*pa.offset(i * sa), *pb.offset(i * sb)));
+                    }
+                }
+            }
+        },
+    )
+}
+
+/// `out[i] = f(a[i], b[i], c[i])` over the output dims.
+pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    b: &Src<B>,
+    c: &Src<C>,
+    f: impl Fn(A, B, C) -> O + Sync,
+) -> Result<ArrayD<O>, KernelError> {
+    drive(
+        out_dims,
+        [a.erased(), b.erased(), c.erased()],
+        Check::Interrupts,
+        |out, [pa, pb, pc], [sa, sb, sc]| unsafe {
+            let (pa, pb, pc) = (pa as *const A, pb as *const B, pc as *const C);
+            if (sa, sb, sc) == (1, 1, 1) {
+                let len = out.len();
+                let xs = std::slice::from_raw_parts(pa, len);
+                let ys = std::slice::from_raw_parts(pb, len);
+                let zs = std::slice::from_raw_parts(pc, len);
+                for (((o, &x), &y), &z) in out.iter_mut().zip(xs).zip(ys).zip(zs) {
+                    o.write(f(x, y, z));
+                }
+            } else {
+                for (i, o) in out.iter_mut().enumerate() {
+                    let i = i as isize;
+                    o.write(f(
+                        *pa.offset(i * sa),
+                        *pb.offset(i * sb),
+                        *pc.offset(i * sc),
+                    ));
+                }
+            }
+        },
+    )
+}
+
+/// The reference form: one multi-index per output element, no coalescing, no threads.
+/// Kept beside the fast engine so tests can hold the two against each other.
+pub fn reference_map2<A: Copy, B: Copy, O>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    b: &Src<B>,
+    f: impl Fn(A, B) -> O,
+) -> ArrayD<O> {
+    ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
+        let (mut oa, mut ob) = (0isize, 0isize);
+        for d in 0..out_dims.len() {
+            oa += ix[d] as isize * a.strides[d];
+            ob += ix[d] as isize * b.strides[d];
+        }
+        unsafe { f(*a.ptr.offset(oa), *b.ptr.offset(ob)) }
+    })
+}
+
+/// The reference form of `map3` (see `reference_map2`).
+pub fn reference_map3<A: Copy, B: Copy, C: Copy, O>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    b: &Src<B>,
+    c: &Src<C>,
+    f: impl Fn(A, B, C) -> O,
+) -> ArrayD<O> {
+    ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
+        let (mut oa, mut ob, mut oc) = (0isize, 0isize, 0isize);
+        for d in 0..out_dims.len() {
+            oa += ix[d] as isize * a.strides[d];
+            ob += ix[d] as isize * b.strides[d];
+            oc += ix[d] as isize * c.strides[d];
+        }
+        unsafe { f(*a.ptr.offset(oa), *b.ptr.offset(ob), *c.ptr.offset(oc)) }
+    })
+}
+
+/// Copies a view into a fresh row-major array; stops with an error at Ctrl-C.
+pub fn try_materialize<T: Copy + Send + Sync>(
+    out_dims: &[usize],
+    a: &Src<T>,
+) -> Result<ArrayD<T>, KernelError> {
+    map1(out_dims, a, |x| x)
+}

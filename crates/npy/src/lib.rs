@@ -1,0 +1,276 @@
+//! `.npy` files (spec/npy.md): reading any xlet element type, writing them.
+//!
+//! The header (magic, version, the Python dict literal) is parsed here in one
+//! linear pass (`header`: a general Python-literal parser took exponential time
+//! on a list nested forty deep). The data is decoded here, for three reasons the crate's
+//! own readers do not meet: bf16 arrives as numpy's raw `<V2` (how ml_dtypes
+//! saves it), the array's memory must be admitted under the budget
+//! (`kernels::alloc::admit`) before it is allocated, and the file's length is
+//! checked against the header before anything is read, so a ten-byte file that
+//! claims a [10^12] shape fails at once.
+
+mod elem;
+pub mod header;
+#[cfg(test)]
+mod tests;
+
+use elem::NpyElem;
+pub use elem::descr;
+
+use ndarray::{ArrayD, IxDyn, ShapeBuilder};
+use ndarray_npy::npy::header::{Header, Layout};
+use py_literal::Value as PyValue;
+use std::fmt;
+use std::io::{Read, Write};
+use std::path::Path;
+use xlet_core::alloc;
+use xlet_core::types::{ArrayType, ElemType};
+use xlet_core::value::{Array, Elem};
+
+/// The longest header accepted. numpy writes 128 bytes or a little more for
+/// any realistic rank, and itself refuses headers over 10000 bytes unless
+/// asked; this allows ten times that and keeps a corrupt length from making
+/// xlet allocate gigabytes before failing.
+pub const MAX_HEADER_BYTES: usize = 100_000;
+
+const MAGIC: &[u8] = b"\x93NUMPY";
+
+/// What an `.npy` file holds, from its header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NpyInfo {
+    pub ty: ArrayType,
+    pub fortran: bool,
+    pub big_endian: bool,
+    /// Where the data starts (the header's length).
+    pub data_offset: usize,
+    /// The dtype as the file writes it, e.g. `<f4`.
+    pub descr: String,
+}
+
+/// A file that cannot be read as an xlet array; the message says why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NpyError(pub String);
+
+impl fmt::Display for NpyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn err(path: &Path, what: impl fmt::Display) -> NpyError {
+    NpyError(format!("{}: {what}", path.display()))
+}
+
+/// Reads `path`'s header: the array type it claims and where its data starts.
+/// Checks the claimed size against the file's length.
+pub fn read_info(path: &Path) -> Result<NpyInfo, NpyError> {
+    let mut file = xlet_core::source::open_regular(path)
+        .map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let file_len = file
+        .metadata()
+        .map_err(|e| err(path, format!("cannot read: {e}")))?
+        .len();
+    info_from(&mut file, file_len, path)
+}
+
+fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, NpyError> {
+    // Magic, version and the header length first, so that the length is
+    // bounded before the crate allocates a buffer of it.
+    let mut prefix = [0u8; 12];
+    let got = read_up_to(r, &mut prefix[..10]).map_err(|e| err(path, e))?;
+    if got < 10 || &prefix[..6] != MAGIC {
+        return Err(err(
+            path,
+            "not an .npy file (it does not start with \\x93NUMPY and a version)",
+        ));
+    }
+    let (prefix_len, header_len) = match prefix[6] {
+        1 => (10, u16::from_le_bytes([prefix[8], prefix[9]]) as usize),
+        2 | 3 => {
+            if read_up_to(r, &mut prefix[10..12]).map_err(|e| err(path, e))? < 2 {
+                return Err(err(path, "truncated inside its header"));
+            }
+            let n = u32::from_le_bytes([prefix[8], prefix[9], prefix[10], prefix[11]]);
+            (12, usize::try_from(n).unwrap_or(usize::MAX))
+        }
+        v => {
+            return Err(err(
+                path,
+                format!(
+                    "unknown .npy format version {v}.{} (xlet reads 1.0, 2.0 and 3.0)",
+                    prefix[7]
+                ),
+            ));
+        }
+    };
+    if header_len > MAX_HEADER_BYTES {
+        return Err(err(
+            path,
+            format!(
+                "header of {header_len} bytes claimed; xlet reads headers up to {MAX_HEADER_BYTES} bytes"
+            ),
+        ));
+    }
+    let data_offset = prefix_len + header_len;
+    if (data_offset as u64) > file_len {
+        return Err(err(
+            path,
+            format!(
+                "truncated inside its header ({file_len} bytes; the header says it is {data_offset})"
+            ),
+        ));
+    }
+    let mut head = prefix[..prefix_len].to_vec();
+    head.resize(data_offset, 0);
+    r.read_exact(&mut head[prefix_len..])
+        .map_err(|e| err(path, format!("cannot read its header: {e}")))?;
+    let header = header::parse(&head[prefix_len..])
+        .map_err(|e| err(path, format!("malformed header: {e}")))?;
+    let descr = match &header.descr {
+        Ok(d) => d,
+        Err(text) => {
+            return Err(err(
+                path,
+                format!("holds a structured dtype {text}; xlet reads arrays of one element type"),
+            ));
+        }
+    };
+    let (elem, big_endian) = elem::parse_descr(descr).ok_or_else(|| {
+        err(
+            path,
+            format!(
+                "has dtype '{descr}', which is no xlet element type (xlet reads |b1, i1..i8, u1..u8, f2, f4, f8 and <V2 as bf16)"
+            ),
+        )
+    })?;
+    let ty = ArrayType::new(elem, header.shape.clone());
+    let data_bytes = ty
+        .num_elements()
+        .and_then(|n| n.checked_mul(elem.byte_size()))
+        .ok_or_else(|| {
+            err(
+                path,
+                format!("claims shape {:?}, whose size overflows", header.shape),
+            )
+        })?;
+    let have = file_len - data_offset as u64;
+    if have != data_bytes as u64 {
+        let how = if have < data_bytes as u64 {
+            "truncated"
+        } else {
+            "too long"
+        };
+        return Err(err(
+            path,
+            format!(
+                "{how}: its header claims {ty} ({data_bytes} bytes of data) but the file holds {have}"
+            ),
+        ));
+    }
+    Ok(NpyInfo {
+        ty,
+        fortran: header.fortran,
+        big_endian,
+        data_offset,
+        descr: descr.clone(),
+    })
+}
+
+/// Reads as much of `buf` as the reader has.
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("cannot read: {e}")),
+        }
+    }
+    Ok(n)
+}
+
+/// Reads `path` whole: its header, then (after admitting its size under the
+/// memory budget) its data. Fortran-order files give an array with Fortran
+/// strides, big-endian files are byte-swapped.
+pub fn read(path: &Path) -> Result<Array, NpyError> {
+    let mut file = xlet_core::source::open_regular(path)
+        .map_err(|e| err(path, format!("cannot open: {e}")))?;
+    let file_len = file
+        .metadata()
+        .map_err(|e| err(path, format!("cannot read: {e}")))?
+        .len();
+    let info = info_from(&mut file, file_len, path)?;
+    let bytes = info
+        .ty
+        .num_elements()
+        .and_then(|n| n.checked_mul(info.ty.elem.byte_size()))
+        .unwrap_or(usize::MAX);
+    alloc::admit(bytes, &info.ty).map_err(|e| err(path, e.message))?;
+    let mut reader = std::io::BufReader::new(file);
+    xlet_core::with_elem_type!(info.ty.elem, T => decode::<T>(&mut reader, &info, path))
+}
+
+fn decode<T: NpyElem + Elem>(
+    r: &mut impl Read,
+    info: &NpyInfo,
+    path: &Path,
+) -> Result<Array, NpyError> {
+    let n = info.ty.num_elements().unwrap_or(0);
+    let size = std::mem::size_of::<T>().max(1);
+    let mut out: Vec<T> = alloc::try_output_vec(n, &info.ty).map_err(|e| err(path, e.message))?;
+    let mut chunk = vec![0u8; (1 << 16) * size];
+    while out.len() < n {
+        let k = (n - out.len()).min(1 << 16);
+        let buf = &mut chunk[..k * size];
+        r.read_exact(buf)
+            .map_err(|e| err(path, format!("cannot read its data: {e}")))?;
+        if info.big_endian {
+            out.extend(buf.chunks_exact(size).map(T::from_be));
+        } else {
+            out.extend(buf.chunks_exact(size).map(T::from_le));
+        }
+    }
+    let dims = IxDyn(&info.ty.dims);
+    let a = if info.fortran {
+        ArrayD::from_shape_vec(dims.f(), out)
+    } else {
+        ArrayD::from_shape_vec(dims, out)
+    }
+    .map_err(|e| err(path, format!("data does not fit its shape: {e}")))?;
+    Ok(Array::from_nd(a))
+}
+
+/// Writes `a` to `path` as a little-endian, C-order `.npy` file (bf16 as
+/// `<V2`, as ml_dtypes writes it).
+pub fn write(path: &Path, a: &Array) -> Result<(), NpyError> {
+    let header = Header {
+        type_descriptor: PyValue::String(descr(a.elem()).into()),
+        layout: Layout::Standard,
+        shape: a.dims().to_vec(),
+    };
+    let bytes = header
+        .to_bytes()
+        .map_err(|e| err(path, format!("cannot make a header: {e}")))?;
+    let file = std::fs::File::create(path).map_err(|e| err(path, format!("cannot create: {e}")))?;
+    let mut w = std::io::BufWriter::new(file);
+    let io = |e: std::io::Error| err(path, format!("cannot write: {e}"));
+    w.write_all(&bytes).map_err(io)?;
+    xlet_core::with_array!(a, x => {
+        let mut buf = Vec::with_capacity(1 << 16);
+        for v in x.iter() {
+            v.put_le(&mut buf);
+            if buf.len() >= 1 << 16 {
+                w.write_all(&buf).map_err(io)?;
+                buf.clear();
+            }
+        }
+        w.write_all(&buf).map_err(io)?;
+    });
+    w.flush().map_err(io)
+}
+
+/// The element type a dtype string stands for, for messages.
+pub fn elem_of(descr: &str) -> Option<ElemType> {
+    elem::parse_descr(descr).map(|(e, _)| e)
+}
