@@ -24,6 +24,7 @@ pub use xlet_ops as ops;
 pub use xlet_syntax as syntax;
 pub use xlet_syntax::ast;
 
+pub mod exit;
 pub mod feed;
 pub mod options;
 pub mod repl;

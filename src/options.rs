@@ -84,7 +84,7 @@ impl Options {
         // Replicas run on smaller stacks, which hold less nesting
         // (spec/distributed.md §1); `xlet check --replicas N` checks for that.
         let max_depth = if self.replicas > 1 {
-            xlet_check::depth_for_stack(crate::replica::replica_stack(self.replicas))
+            xlet_check::depth_for_stack(xlet_ir::replica::replica_stack(self.replicas))
         } else {
             xlet_check::MAX_DEPTH
         };
@@ -130,7 +130,7 @@ impl Options {
 
 /// A replica count: 1 to `replica::MAX_REPLICAS`.
 pub fn parse_replicas(s: &str) -> Result<usize, String> {
-    let max = crate::replica::MAX_REPLICAS;
+    let max = xlet_ir::replica::MAX_REPLICAS;
     let n: usize = s
         .trim()
         .parse()

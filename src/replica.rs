@@ -7,25 +7,13 @@
 //! per replica) and its diagnostics name it, so the whole output can be shown
 //! in replica order, the same on every run.
 
-pub use xlet_ir::replica::{Gathered, Hub, Replica, Site};
+pub use xlet_ir::replica::{Gathered, Hub, MAX_REPLICAS, Replica, Site, replica_stack};
 
 use crate::options::Options;
 use crate::session::Failure;
 use std::sync::Arc;
 use xlet_core::diag::{Diag, Stage};
 use xlet_eval::Output;
-
-/// The most replicas a run may have: each is a thread with its own stack.
-pub const MAX_REPLICAS: usize = 1024;
-
-/// The address space shared out among the replicas' stacks.
-const STACKS_BYTES: usize = 4 << 30;
-
-/// The stack of each of `n` replicas: an equal share of `STACKS_BYTES`,
-/// at least 16 MiB and at most the interpreter's full stack.
-pub fn replica_stack(n: usize) -> usize {
-    (STACKS_BYTES / n.max(1)).clamp(16 << 20, xlet_check::FULL_STACK_BYTES)
-}
 
 /// Runs `src` on `opts.replicas` replicas in parallel, each with a session
 /// from `opts` and the output `make_output(id)`. Returns the outputs by

@@ -95,10 +95,10 @@ pub struct Failure {
 
 impl Failure {
     /// The process exit code for this failure (spec/commands.md).
-    pub fn exit_code(&self) -> i32 {
+    pub fn exit_code(&self) -> crate::exit::Exit {
         match self.stage {
-            Stage::Syntax | Stage::Check => 2,
-            Stage::Runtime => 1,
+            Stage::Syntax | Stage::Check => crate::exit::Exit::Check,
+            Stage::Runtime => crate::exit::Exit::Runtime,
         }
     }
 }

@@ -65,7 +65,7 @@ impl Expected {
         let found = if self.help {
             d.help.as_deref().is_some_and(|h| h.contains(&self.text))
         } else {
-            d.code.contains(&self.text) || d.message.contains(&self.text)
+            d.code.to_string().contains(&self.text) || d.message.contains(&self.text)
         };
         found && line_col(src, d.span.start).0 == self.line
     }

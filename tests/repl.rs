@@ -270,7 +270,12 @@ fn an_interrupt_after_the_last_op_commits_nothing() {
     let r = s.run("let x = 1", &mut Quiet);
     xlet::config::clear_interrupt();
     let f = r.err().expect("an interrupted input fails");
-    assert!(f.diags.iter().any(|d| d.code == "interrupted"), "{f:?}");
+    assert!(
+        f.diags
+            .iter()
+            .any(|d| d.code.is(&xlet::diag::Rule::Interrupted)),
+        "{f:?}"
+    );
     assert!(!s.types.globals.contains_key("x"));
     assert!(!s.env.values.contains_key("x"));
 }

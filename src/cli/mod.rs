@@ -40,10 +40,18 @@ pub enum Command {
 }
 
 pub fn main() -> i32 {
+    run().code()
+}
+
+fn run() -> xlet::exit::Exit {
     let mut cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { 3 } else { 0 };
+            let code = if e.use_stderr() {
+                xlet::exit::Exit::Usage
+            } else {
+                xlet::exit::Exit::Ok
+            };
             let _ = e.print();
             return code;
         }

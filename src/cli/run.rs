@@ -7,6 +7,7 @@ use std::time::Duration;
 use xlet::ast::Span;
 use xlet::diag::{LineIndex, MAX_SHOWN, Renderer, not_shown};
 use xlet::eval::Output;
+use xlet::exit::Exit;
 use xlet::ir;
 use xlet::print::{PrintError, PrintOptions, format_value, write_value};
 use xlet::session::Failure;
@@ -19,14 +20,14 @@ macro_rules! err {
 
 /// Reads a script: a path, or stdin for `-` or no path (capped and UTF-8-checked
 /// by `xlet::source`, spec/commands.md §1.1).
-fn read_source(file: Option<&Path>) -> Result<(String, String), i32> {
+fn read_source(file: Option<&Path>) -> Result<(String, String), Exit> {
     xlet::source::read(file).map_err(|e| {
         err!("error: {e}");
-        3
+        Exit::Usage
     })
 }
 
-fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> i32 {
+fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> Exit {
     let color = !opts.no_color && std::io::stderr().is_terminal();
     let renderer = Renderer::new(name, src, color);
     let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
@@ -70,14 +71,14 @@ impl Output for Printer {
     }
 }
 
-pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
+pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> Exit {
     let (name, src) = match read_source(file) {
         Ok(x) => x,
         Err(code) => return code,
     };
     if let Err(e) = opts.check_files() {
         err!("error: {e}");
-        return 3;
+        return Exit::Usage;
     }
     // Ctrl-C stops the run at the next op boundary (and after the last op), with
     // exit code 130 as a shell expects; without a handler it would kill the process.
@@ -86,7 +87,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         Ok(s) => s,
         Err(e) => {
             err!("error: {e}");
-            return 3;
+            return Exit::Usage;
         }
     };
     if opts.replicas > 1 {
@@ -108,11 +109,14 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> i32 {
         print_profile(times, &name, &src);
     }
     match result {
-        Ok(()) => 0,
+        Ok(()) => Exit::Ok,
         Err(f) => {
             let code = report(&f, &name, &src, opts);
-            let interrupted = f.diags.iter().any(|d| d.code == "interrupted");
-            if interrupted { 130 } else { code }
+            let interrupted = f
+                .diags
+                .iter()
+                .any(|d| d.code.is(&xlet_core::diag::Rule::Interrupted));
+            if interrupted { Exit::Interrupted } else { code }
         }
     }
 }
@@ -132,7 +136,7 @@ impl Output for Buffered {
 
 /// `--replicas N` (spec/distributed.md §1): every replica's output, in
 /// replica order, each line labelled; then every replica's diagnostics.
-fn run_replicas(name: &str, src: &str, opts: &Options) -> i32 {
+fn run_replicas(name: &str, src: &str, opts: &Options) -> Exit {
     let print = PrintOptions {
         full: opts.full,
         ..Default::default()
@@ -149,16 +153,19 @@ fn run_replicas(name: &str, src: &str, opts: &Options) -> i32 {
         let _ = stdout.flush();
     }
     match result {
-        Ok(()) => 0,
+        Ok(()) => Exit::Ok,
         Err(f) => {
             let code = report(&f, name, src, opts);
-            let interrupted = f.diags.iter().any(|d| d.code == "interrupted");
-            if interrupted { 130 } else { code }
+            let interrupted = f
+                .diags
+                .iter()
+                .any(|d| d.code.is(&xlet_core::diag::Rule::Interrupted));
+            if interrupted { Exit::Interrupted } else { code }
         }
     }
 }
 
-pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
+pub fn check_file(file: Option<&Path>, opts: &Options) -> Exit {
     let (name, src) = match read_source(file) {
         Ok(x) => x,
         Err(code) => return code,
@@ -167,17 +174,17 @@ pub fn check_file(file: Option<&Path>, opts: &Options) -> i32 {
         Ok(s) => s,
         Err(e) => {
             err!("error: {e}");
-            return 3;
+            return Exit::Usage;
         }
     };
     match session.check(&src) {
-        Ok(_) => 0,
+        Ok(_) => Exit::Ok,
         Err(f) => report(&f, &name, &src, opts),
     }
 }
 
 /// `xlet grad FILE COMP`: checks FILE and prints COMP's backward program.
-pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> i32 {
+pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> Exit {
     let (name, src) = match read_source(file) {
         Ok(x) => x,
         Err(code) => return code,
@@ -186,7 +193,7 @@ pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> i32 {
         Ok(s) => s,
         Err(e) => {
             err!("error: {e}");
-            return 3;
+            return Exit::Usage;
         }
     };
     match session.check(&src) {
@@ -196,11 +203,11 @@ pub fn grad_source(file: Option<&Path>, comp: &str, opts: &Options) -> i32 {
     match session.gradient_source(comp) {
         Ok(text) => {
             let _ = write!(std::io::stdout().lock(), "{text}");
-            0
+            Exit::Ok
         }
         Err(msg) => {
             err!("error: {msg}");
-            2
+            Exit::Check
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::sources::Origin;
 use super::{Outcome, Repl, complain, say};
+use crate::exit::Exit;
 use std::time::{Duration, Instant};
 use xlet_check::check_expr;
 use xlet_eval::eval_top;
@@ -169,7 +170,7 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
             }
             Err(msg) => {
                 complain(&format!("error: {msg}"));
-                Outcome::Failed(2)
+                Outcome::Failed(Exit::Check)
             }
         },
         Command::Infeed(path) => super::npy::infeed(repl, &expand_home(path)),
@@ -197,7 +198,7 @@ fn lib(repl: &mut Repl, path: Option<&str>) -> Outcome {
         Ok(()) => Outcome::Done,
         Err(e) => {
             complain(&format!("error: {e}"));
-            Outcome::Failed(3)
+            Outcome::Failed(Exit::Usage)
         }
     }
 }
@@ -301,11 +302,11 @@ fn help_topic(topic: &str, width: usize) -> Outcome {
             complain(&format!(
                 "error: `{xla}` is an XLA operation that is not implemented in xlet yet; `:help` lists the ones it has"
             ));
-            return Outcome::Failed(3);
+            return Outcome::Failed(Exit::Usage);
         }
         if let Some(how) = registry::foreign(topic) {
             complain(&format!("error: `{topic}` is not an XLA operation; {how}"));
-            return Outcome::Failed(3);
+            return Outcome::Failed(Exit::Usage);
         }
         let near = registry::similar(topic);
         let hint = if near.is_empty() {
@@ -316,7 +317,7 @@ fn help_topic(topic: &str, width: usize) -> Outcome {
         complain(&format!(
             "error: no operation or command named `{topic}`{hint}"
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     };
     let mut s = op.signature.to_string();
     if !op.aliases.is_empty() {
@@ -335,12 +336,12 @@ fn help_topic(topic: &str, width: usize) -> Outcome {
 fn checked(repl: &Repl, src: &str) -> Result<ir::Expr, Outcome> {
     let expr = syntax::parse_expr(src).map_err(|diags| {
         repl.report(&diags, src);
-        Outcome::Failed(2)
+        Outcome::Failed(Exit::Check)
     })?;
     let s = &repl.session;
     check_expr(&expr, &s.types, src, &s.limits).map_err(|d| {
         repl.report(&[d], src);
-        Outcome::Failed(2)
+        Outcome::Failed(Exit::Check)
     })
 }
 
@@ -407,7 +408,7 @@ fn load(repl: &mut Repl, path: &str) -> Outcome {
                 "error: cannot read {shown}: {} (nothing was run)",
                 e.why
             ));
-            Outcome::Failed(3)
+            Outcome::Failed(Exit::Usage)
         }
     }
 }
@@ -430,7 +431,7 @@ fn time(repl: &Repl, src: &str) -> Outcome {
     while times.len() < MIN_RUNS || (times.len() < MAX_RUNS && started.elapsed() < TIME_BUDGET) {
         if xlet_core::config::interrupted() {
             complain("\ninterrupted");
-            return Outcome::Failed(1);
+            return Outcome::Failed(Exit::Runtime);
         }
         let t = Instant::now();
         let result = eval_top(&e, &repl.session.env);
@@ -438,12 +439,12 @@ fn time(repl: &Repl, src: &str) -> Outcome {
         times.push(t.elapsed());
         if let Some(d) = failed {
             repl.report(&[d], src);
-            return Outcome::Failed(1);
+            return Outcome::Failed(Exit::Runtime);
         }
     }
     if xlet_core::config::interrupted() {
         complain("\ninterrupted");
-        return Outcome::Failed(1);
+        return Outcome::Failed(Exit::Runtime);
     }
     say(&format!("{} : {}", spread(&mut times), e.ty));
     Outcome::Done

@@ -8,6 +8,7 @@
 
 use super::complete::XletHelper;
 use super::{Outcome, Pending, Repl, complain};
+use crate::exit::Exit;
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
@@ -21,7 +22,7 @@ use std::sync::{Arc, Mutex, Once};
 const PROMPT: &str = "xlet> ";
 const CONTINUE: &str = "...> ";
 
-pub(crate) fn run(repl: &mut Repl) -> i32 {
+pub(crate) fn run(repl: &mut Repl) -> Exit {
     let config = Config::builder()
         .completion_type(CompletionType::List)
         .history_ignore_space(true)
@@ -58,7 +59,7 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
                 }
                 repl.width = editor.dimensions().map(|(w, _)| usize::from(w));
                 if repl.handle(&src) == Outcome::Quit {
-                    return 0;
+                    return Exit::Ok;
                 }
                 if let Some(h) = editor.helper_mut() {
                     h.names = repl.bound_names();
@@ -70,10 +71,10 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
                 mark_dropped(prompt, &line, width);
                 pending.clear();
             }
-            Err(ReadlineError::Eof) => return 0,
+            Err(ReadlineError::Eof) => return Exit::Ok,
             Err(e) => {
                 complain(&format!("error: cannot read input: {e}"));
-                return 3;
+                return Exit::Usage;
             }
         }
     }

@@ -16,6 +16,7 @@ mod piped;
 mod sources;
 mod vars;
 
+use crate::exit::Exit;
 use crate::session::Session;
 use sources::{Origin, Sources};
 use std::io::{IsTerminal, Write};
@@ -44,14 +45,14 @@ pub struct ReplOptions {
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
-pub fn main(o: &ReplOptions) -> i32 {
+pub fn main(o: &ReplOptions) -> Exit {
     guard::install();
     let mut repl = Repl::new(o);
     match xlet_custom_call::Libraries::load_all(&o.custom_call_libs) {
         Ok(libs) => repl.session.limits.custom_call = libs,
         Err(e) => {
             complain(&format!("error: {e}"));
-            return 3;
+            return Exit::Usage;
         }
     }
     if std::io::stdin().is_terminal() {
@@ -70,7 +71,7 @@ pub(crate) enum Outcome {
     Done,
     /// The input failed; the code is what a script would exit with
     /// (1 runtime/assertion/interrupt/internal error, 2 syntax or check, 3 command or file error).
-    Failed(i32),
+    Failed(Exit),
     Quit,
 }
 
@@ -143,7 +144,7 @@ impl Repl {
                 complain(&format!(
                     "internal error: {msg}\n(this is a bug in xlet; the session is unchanged)"
                 ));
-                Outcome::Failed(1)
+                Outcome::Failed(Exit::Runtime)
             }
         }
     }
@@ -153,12 +154,12 @@ impl Repl {
             Some(Ok(cmd)) => commands::execute(self, cmd),
             Some(Err(msg)) => {
                 complain(&format!("error: {msg}"));
-                Outcome::Failed(3)
+                Outcome::Failed(Exit::Usage)
             }
             None => match commands::hint(input, self) {
                 Some(h) => {
                     complain(&h);
-                    Outcome::Failed(3)
+                    Outcome::Failed(Exit::Usage)
                 }
                 None => {
                     let origin = self.origin.clone();
@@ -221,7 +222,11 @@ impl Repl {
     fn report_at(&self, diags: &[Diag], origin: &Origin, src: &str) {
         let mut text = String::new();
         // The terminal echoed `^C` without a line break; start the report on a fresh line.
-        if diags.iter().any(|d| d.code == "interrupted") && std::io::stderr().is_terminal() {
+        if diags
+            .iter()
+            .any(|d| d.code.is(&xlet_core::diag::Rule::Interrupted))
+            && std::io::stderr().is_terminal()
+        {
             text.push('\n');
         }
         for d in diags.iter().take(MAX_SHOWN) {
@@ -382,8 +387,11 @@ mod tests {
     fn failures_keep_earlier_bindings() {
         let mut r = repl();
         assert_eq!(r.handle("let x = {1, 2}"), Outcome::Done);
-        assert_eq!(r.handle("let y = x +"), Outcome::Failed(2));
-        assert_eq!(r.handle("let x = 1\nthen x == 2"), Outcome::Failed(1));
+        assert_eq!(r.handle("let y = x +"), Outcome::Failed(Exit::Check));
+        assert_eq!(
+            r.handle("let x = 1\nthen x == 2"),
+            Outcome::Failed(Exit::Runtime)
+        );
         assert_eq!(r.handle("x + 1"), Outcome::Done);
         assert_eq!(
             r.session
@@ -395,8 +403,11 @@ mod tests {
             Some("s32[2]")
         );
         assert_eq!(r.bound_names(), ["_", "x"]);
-        assert_eq!(r.handle(":nope"), Outcome::Failed(3));
-        assert_eq!(r.handle(":load /nonexistent/file.xlet"), Outcome::Failed(3));
+        assert_eq!(r.handle(":nope"), Outcome::Failed(Exit::Usage));
+        assert_eq!(
+            r.handle(":load /nonexistent/file.xlet"),
+            Outcome::Failed(Exit::Usage)
+        );
         assert_eq!(r.handle(":type x + 1"), Outcome::Done);
         assert_eq!(r.handle(":q"), Outcome::Quit);
     }
@@ -408,7 +419,7 @@ mod tests {
     #[test]
     fn underscore_is_the_last_value_printed() {
         let mut r = repl();
-        assert_eq!(r.handle("_"), Outcome::Failed(2));
+        assert_eq!(r.handle("_"), Outcome::Failed(Exit::Check));
         assert_eq!(r.handle("let a = 1"), Outcome::Done);
         assert_eq!(type_of(&r, "_"), None);
         assert_eq!(r.handle("{1, 2}\nf32 3"), Outcome::Done);
@@ -417,7 +428,10 @@ mod tests {
         assert_eq!(r.handle("let b = _ + 1"), Outcome::Done);
         assert_eq!(type_of(&r, "b").as_deref(), Some("f32"));
         // A failed input leaves `_` as it was.
-        assert_eq!(r.handle("{1, 2}\nthen 1 == 2"), Outcome::Failed(1));
+        assert_eq!(
+            r.handle("{1, 2}\nthen 1 == 2"),
+            Outcome::Failed(Exit::Runtime)
+        );
         assert_eq!(type_of(&r, "_").as_deref(), Some("f32"));
     }
 
@@ -425,7 +439,7 @@ mod tests {
     fn newcomer_words_get_hints() {
         let mut r = repl();
         for w in ["help", "exit", "quit", "?Add", "Add?", "quit()"] {
-            assert_eq!(r.handle(w), Outcome::Failed(3), "{w}");
+            assert_eq!(r.handle(w), Outcome::Failed(Exit::Usage), "{w}");
             assert!(commands::hint(w, &r).is_some(), "{w}");
         }
         assert!(
@@ -453,7 +467,7 @@ mod tests {
         );
         // Calls still check and run; a bad call is an error, not a panic.
         assert_eq!(r.handle("twice(f32 1)"), Outcome::Done);
-        assert_eq!(r.handle("twice(1, 2)"), Outcome::Failed(2));
-        assert_eq!(r.handle("twice(s32 1)"), Outcome::Failed(2));
+        assert_eq!(r.handle("twice(1, 2)"), Outcome::Failed(Exit::Check));
+        assert_eq!(r.handle("twice(s32 1)"), Outcome::Failed(Exit::Check));
     }
 }

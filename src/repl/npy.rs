@@ -2,6 +2,7 @@
 //! `:npy NAME FILE` and `:save NAME FILE`.
 
 use super::{Outcome, Repl, complain, say};
+use crate::exit::Exit;
 use std::path::Path;
 use xlet_core::types::Type;
 use xlet_core::value::Value;
@@ -12,7 +13,7 @@ use xlet_syntax::ast::ExprKind;
 pub(super) fn infeed(repl: &mut Repl, path: &Path) -> Outcome {
     if let Err(e) = crate::feed::check_files(&[path.to_path_buf()]) {
         complain(&format!("error: {}", e.trim_start_matches("--infeed ")));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     }
     repl.session.feeds().add_infeed(path.to_path_buf());
     let n = repl.session.feeds().infeed_files().len();
@@ -33,19 +34,19 @@ pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         complain(&format!(
             "error: `{name}` is not a name to bind (usage: :npy NAME FILE.npy)"
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     }
     if repl.session.types.comps.contains_key(name) {
         complain(&format!(
             "error: `{name}` is a computation; choose another name or :unbind it first"
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     }
     let info = match xlet_npy::read_info(path) {
         Ok(i) => i,
         Err(e) => {
             complain(&format!("error: {e}"));
-            return Outcome::Failed(3);
+            return Outcome::Failed(Exit::Usage);
         }
     };
     let ty = Type::Array(info.ty.clone());
@@ -55,7 +56,7 @@ pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
             "error: {}: {ty} is larger than the --max-bytes limit of {limit} bytes",
             path.display()
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     }
     match xlet_npy::read(path) {
         Ok(a) => {
@@ -72,7 +73,7 @@ pub(super) fn bind(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         }
         Err(e) => {
             complain(&format!("error: {e}"));
-            Outcome::Failed(3)
+            Outcome::Failed(Exit::Usage)
         }
     }
 }
@@ -83,14 +84,14 @@ pub(super) fn save(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         complain(&format!(
             "error: `{name}` is not bound to a value (see :vars)"
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     };
     let Value::Array(a) = v else {
         complain(&format!(
             "error: `{name}` is a tuple; .npy holds one array: save its elements, \
              e.g. let e0 = GetTupleElement({name}, 0) then :save e0 FILE"
         ));
-        return Outcome::Failed(3);
+        return Outcome::Failed(Exit::Usage);
     };
     match xlet_npy::write(path, a) {
         Ok(()) => {
@@ -103,7 +104,7 @@ pub(super) fn save(repl: &mut Repl, name: &str, path: &Path) -> Outcome {
         }
         Err(e) => {
             complain(&format!("error: {e}"));
-            Outcome::Failed(3)
+            Outcome::Failed(Exit::Usage)
         }
     }
 }

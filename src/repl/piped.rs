@@ -8,12 +8,13 @@
 //! reading and exits with the code so far.
 
 use super::{Outcome, Pending, Repl, complain};
+use crate::exit::Exit;
 use std::io::BufRead;
 
-pub(crate) fn run(repl: &mut Repl) -> i32 {
+pub(crate) fn run(repl: &mut Repl) -> Exit {
     let mut input = std::io::stdin().lock();
     let mut pending = Pending::default();
-    let mut worst = 0;
+    let mut worst = Exit::Ok;
     let mut raw = Vec::new();
     // Diagnostics name stdin's lines: the line each input starts on.
     let mut line_no = 0;
@@ -24,7 +25,7 @@ pub(crate) fn run(repl: &mut Repl) -> i32 {
             Ok(_) => {}
             Err(e) => {
                 complain(&format!("error: cannot read standard input: {e}"));
-                worst = worst.max(3);
+                worst = worst.max(Exit::Usage);
                 break;
             }
         }

@@ -2,6 +2,7 @@
 //! `:unbind NAME...` (alias `:del`: remove bindings and free their memory).
 
 use super::{Outcome, Repl, complain, say};
+use crate::exit::Exit;
 use crate::session::{BindingKind, Session};
 use xlet_core::alloc::show_bytes;
 
@@ -70,7 +71,7 @@ pub(crate) fn unbind(repl: &mut Repl, args: &str) -> Outcome {
                 "error: not bound: {} (nothing was removed; :vars lists the bindings)",
                 list.join(", ")
             ));
-            Outcome::Failed(3)
+            Outcome::Failed(Exit::Usage)
         }
     }
 }

@@ -13,7 +13,7 @@ fn help_of(src: &str) -> Option<String> {
         .run(src, &mut Quiet)
         .expect_err("the assertion fails");
     assert_eq!(f.diags.len(), 1, "{:?}", f.diags);
-    assert_eq!(f.diags[0].code, "assert", "{:?}", f.diags);
+    assert_eq!(f.diags[0].code.to_string(), "assert", "{:?}", f.diags);
     f.diags[0].help.clone()
 }
 

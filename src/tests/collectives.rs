@@ -144,7 +144,7 @@ fn hub_reports_a_finished_replica_and_a_mismatch() {
         let h = s.spawn(|| hub.exchange(0, &site("CrossReplicaSum", 4), scalar(1.0)));
         hub.finish(1, false);
         let e = h.join().unwrap().unwrap_err();
-        assert_eq!(e.code, "collective");
+        assert_eq!(e.code.to_string(), "collective");
         assert!(
             e.message.contains("CrossReplicaSum (line 4)"),
             "{}",

@@ -202,7 +202,7 @@ fn without_a_library_native_names_are_a_check_error() {
         .check("let z = CustomCall(\"not_registered_anywhere\", {1.0}, f32[2])")
         .expect_err("a check error");
     let d = &f.diags[0];
-    assert_eq!(d.code, "CustomCall: C2");
+    assert_eq!(d.code.to_string(), "CustomCall: C2");
     let help = format!("{:?}", d);
     assert!(help.contains("--custom-call-lib"), "{help}");
     assert!(help.contains(":lib"), "{help}");

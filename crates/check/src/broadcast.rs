@@ -358,7 +358,7 @@ mod tests {
             &(0..1),
         )
         .map(|s| s.out_dims)
-        .map_err(|d| d.code)
+        .map_err(|d| d.code.to_string())
     }
 
     #[test]

@@ -4,13 +4,70 @@
 
 use super::Checker;
 use super::literal::{flatten, has_float_text, is_weak};
-use crate::table::{self, OpDef};
+use std::sync::Arc;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ArrayType, ElemType, Type};
 use xlet_core::value::literal::Atom;
 use xlet_ir as ir;
+use xlet_ir::Kernel;
 use xlet_syntax::ast::{Expr, ExprKind, Ident, Span, TypeExprKind, UnOp};
 use xlet_syntax::names;
+
+/// What an op's shape rule returns: the result type and the kernel, with the
+/// static attributes it validated baked in.
+pub struct Checked {
+    pub ty: Type,
+    pub kernel: Arc<dyn Kernel>,
+}
+
+/// A shape rule: reads its arguments from the call, applies the op's numbered
+/// constraints (spec/ops/*.md), and builds the kernel.
+pub type ShapeRule = fn(&mut CallCtx) -> Result<Checked, Diag>;
+
+pub struct OpDef {
+    /// The canonical name, as in the docs and in spec/ops/.
+    pub name: &'static str,
+    /// Other names it answers to (matched case-insensitively, like `name`).
+    pub aliases: &'static [&'static str],
+    /// The call form(s), for `:help` and error messages.
+    pub signature: &'static str,
+    /// The spec file that documents it; `:help` shows its section for this op.
+    pub spec: &'static str,
+    pub rule: ShapeRule,
+}
+
+/// The names an op's arguments go by, read from its signature: the lowercase
+/// identifiers that are not attribute values (`Compare`'s `type=FLOAT|...`).
+/// These are what keyword arguments may be called, and what Tab completes.
+pub fn params(op: &OpDef) -> Vec<&'static str> {
+    let sig = op.signature;
+    let args = sig.find('(').map_or("", |i| &sig[i + 1..]);
+    let mut out: Vec<&'static str> = vec![];
+    let mut after_eq = false;
+    let mut start = None;
+    for (i, c) in args
+        .char_indices()
+        .chain(std::iter::once((args.len(), ' ')))
+    {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            let word = &args[s..i];
+            let is_name = word.starts_with(|c: char| c.is_ascii_lowercase());
+            if is_name && !after_eq && !out.contains(&word) {
+                out.push(word);
+            }
+        }
+        match c {
+            '=' => after_eq = true,
+            ',' | '[' | ']' | ')' => after_eq = false,
+            _ => {}
+        }
+    }
+    out
+}
 
 /// An argument as written: a keyword name if it had one.
 pub struct ArgRef<'a> {
@@ -81,8 +138,8 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     }
 
     /// The diagnostic code for constraint `c` of this op: `Reshape: C2`.
-    pub fn code(&self, c: &str) -> String {
-        format!("{}: {}", self.op.name, c)
+    pub fn code(&self, c: &str) -> xlet_core::diag::Code {
+        xlet_core::diag::Code::parse(&format!("{}: {}", self.op.name, c))
     }
 
     /// A check error for constraint `c`, message prefixed with the op name.
@@ -97,7 +154,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         if self.named.is_empty() {
             return Ok(());
         }
-        let params = table::params(self.op);
+        let params = params(self.op);
         for (k, (n, _)) in self.named.iter().enumerate() {
             if let Some((first, _)) = self.named[..k].iter().find(|(m, _)| m.name == n.name) {
                 return Err(Diag::check(
@@ -172,7 +229,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// An `arity` error for positional arguments `i` and `j` written in each
     /// other's places, with the call in the right order.
     pub fn swapped(&self, i: usize, j: usize) -> Diag {
-        let params = table::params(self.op);
+        let params = params(self.op);
         let name = |k: usize| {
             params
                 .get(k)

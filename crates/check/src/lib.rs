@@ -62,9 +62,7 @@ impl Default for Limits {
     }
 }
 
-/// The stack the interpreter's main thread runs on (`main.rs`), and with it
-/// `MAX_DEPTH` levels of nesting fit (spec/language.md §8.4).
-pub const FULL_STACK_BYTES: usize = 1 << 30;
+pub use xlet_core::config::{FULL_STACK_BYTES, MAX_DEPTH};
 
 /// The stack kept for everything that does not grow with expression nesting
 /// (parsing, whose bracket nesting is bounded on its own, kernels, printing).
@@ -123,9 +121,6 @@ fn replica_depth_note(max_depth: usize) -> String {
 /// The code of the error a use of a poisoned name raises: it fails the statement
 /// but is not shown, since the failed definition was already reported.
 const POISONED: &str = "poisoned";
-
-/// Expressions nested deeper than this are rejected (checking and evaluation recurse).
-pub const MAX_DEPTH: usize = 10_000;
 
 static NEXT_COMP_ID: AtomicUsize = AtomicUsize::new(0);
 
@@ -196,7 +191,7 @@ fn check_stmts(ck: &mut Checker, prog: ast::Program) -> Result<ir::Program, Vec<
         ck.defaulted.clear();
         match ck.check_stmt(&s) {
             Ok(st) => stmts.push(st),
-            Err(d) if d.code == POISONED => {}
+            Err(d) if d.code.is(&xlet_core::diag::Rule::Poisoned) => {}
             Err(d) => errors.push(ck.explain_defaults(d)),
         }
     }

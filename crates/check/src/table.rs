@@ -1,37 +1,10 @@
-//! The op table's types: what an op gives the checker (its name, call form,
-//! spec and shape rule). The ops crate fills a table with every op and the
+//! The op table: every op the checker may call (`call::OpDef`, what an op
+//! gives the checker: its name, call form, spec and shape rule). The ops crate fills a table with every op and the
 //! session hands it down (`Limits::ops`); the checker looks ops up in it and
 //! imports none.
 
-use crate::call::CallCtx;
-use std::sync::Arc;
-use xlet_core::diag::Diag;
-use xlet_core::types::Type;
-use xlet_ir::Kernel;
+pub use crate::call::{Checked, OpDef, ShapeRule, params};
 use xlet_syntax::names::{edit_distance, stablehlo};
-
-/// What an op's shape rule returns: the result type and the kernel, with the
-/// static attributes it validated baked in.
-pub struct Checked {
-    pub ty: Type,
-    pub kernel: Arc<dyn Kernel>,
-}
-
-/// A shape rule: reads its arguments from the call, applies the op's numbered
-/// constraints (spec/ops/*.md), and builds the kernel.
-pub type ShapeRule = fn(&mut CallCtx) -> Result<Checked, Diag>;
-
-pub struct OpDef {
-    /// The canonical name, as in the docs and in spec/ops/.
-    pub name: &'static str,
-    /// Other names it answers to (matched case-insensitively, like `name`).
-    pub aliases: &'static [&'static str],
-    /// The call form(s), for `:help` and error messages.
-    pub signature: &'static str,
-    /// The spec file that documents it; `:help` shows its section for this op.
-    pub spec: &'static str,
-    pub rule: ShapeRule,
-}
 
 /// Every op the checker may call, in the order `:help` lists them.
 pub struct OpTable {
@@ -126,39 +99,6 @@ impl xlet_syntax::OpIndex for OpTable {
     fn call_form(&self, name: &str) -> Option<&'static str> {
         self.lookup(name).map(|op| op.signature)
     }
-}
-
-/// The names an op's arguments go by, read from its signature: the lowercase
-/// identifiers that are not attribute values (`Compare`'s `type=FLOAT|...`).
-/// These are what keyword arguments may be called, and what Tab completes.
-pub fn params(op: &OpDef) -> Vec<&'static str> {
-    let sig = op.signature;
-    let args = sig.find('(').map_or("", |i| &sig[i + 1..]);
-    let mut out: Vec<&'static str> = vec![];
-    let mut after_eq = false;
-    let mut start = None;
-    for (i, c) in args
-        .char_indices()
-        .chain(std::iter::once((args.len(), ' ')))
-    {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            start.get_or_insert(i);
-            continue;
-        }
-        if let Some(s) = start.take() {
-            let word = &args[s..i];
-            let is_name = word.starts_with(|c: char| c.is_ascii_lowercase());
-            if is_name && !after_eq && !out.contains(&word) {
-                out.push(word);
-            }
-        }
-        match c {
-            '=' => after_eq = true,
-            ',' | '[' | ']' | ')' => after_eq = false,
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The section of an op's spec file about it: from its heading to the next heading

@@ -16,6 +16,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// interpreter's full stack; a smaller stack allows fewer (`check::depth_for_stack`).
 pub const MAX_DEPTH: usize = 10_000;
 
+/// The stack the interpreter's main thread runs on (`main.rs`), and with it
+/// `MAX_DEPTH` levels of nesting fit (spec/language.md §8.4).
+pub const FULL_STACK_BYTES: usize = 1 << 30;
+
 /// Settings for one run. `Default` is what `xlet run` uses with no flags.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunConfig {

@@ -1,6 +1,7 @@
 //! Diagnostics are data: every stage returns them, and only `render` (at the
 //! edge: the CLI, the REPL, the conformance runner) turns them into text.
 
+pub use crate::code::{Code, Rule};
 use crate::span::Span;
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind, Source};
 
@@ -18,8 +19,8 @@ pub enum Stage {
 #[derive(Clone, Debug)]
 pub struct Diag {
     pub stage: Stage,
-    /// The rule broken, as the user sees it: `Reshape: C2`, `syntax`, `assert`.
-    pub code: String,
+    /// The rule broken (`Reshape: C2`, `syntax`, `assert` as the user sees it).
+    pub code: Code,
     /// One line saying what is wrong.
     pub message: String,
     /// Where, and what to say under the underline.
@@ -34,7 +35,7 @@ pub struct Diag {
 impl Diag {
     pub fn new(
         stage: Stage,
-        code: impl Into<String>,
+        code: impl Into<Code>,
         message: impl Into<String>,
         span: Span,
     ) -> Self {
@@ -50,13 +51,13 @@ impl Diag {
         }
     }
     pub fn syntax(message: impl Into<String>, span: Span) -> Self {
-        Diag::new(Stage::Syntax, "syntax", message, span)
+        Diag::new(Stage::Syntax, Code::new(None, Rule::Syntax), message, span)
     }
     /// A check-stage error; `code` is the op and constraint, e.g. `Reshape: C2`.
-    pub fn check(code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+    pub fn check(code: impl Into<Code>, message: impl Into<String>, span: Span) -> Self {
         Diag::new(Stage::Check, code, message, span)
     }
-    pub fn runtime(code: impl Into<String>, message: impl Into<String>, span: Span) -> Self {
+    pub fn runtime(code: impl Into<Code>, message: impl Into<String>, span: Span) -> Self {
         Diag::new(Stage::Runtime, code, message, span)
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Self {

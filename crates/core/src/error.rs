@@ -1,13 +1,14 @@
 //! The error a kernel returns: a failure found while running, after the
 //! checker proved everything it could. The evaluator places it at the op's span.
 
+use crate::code::Code;
 use crate::diag::Diag;
 use crate::span::Span;
 
 /// A failure found while running (the checker proved everything it could).
 #[derive(Clone, Debug)]
 pub struct KernelError {
-    pub code: String,
+    pub code: Code,
     pub message: String,
 }
 
@@ -20,7 +21,7 @@ pub fn internal(what: &str) -> KernelError {
 }
 
 impl KernelError {
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: impl Into<Code>, message: impl Into<String>) -> Self {
         KernelError {
             code: code.into(),
             message: message.into(),

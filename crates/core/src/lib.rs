@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod alloc;
+pub mod code;
 pub mod config;
 pub mod diag;
 pub mod english;

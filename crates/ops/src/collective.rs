@@ -41,7 +41,7 @@ pub fn array_operand(cx: &mut CallCtx, pos: usize, c: &str) -> Result<(Operand, 
 pub struct Groups {
     pub groups: Vec<Vec<usize>>,
     /// The constraint label for errors found at run time (`AllReduce: C3`).
-    pub code: String,
+    pub code: xlet_core::diag::Code,
 }
 
 impl Groups {
@@ -458,12 +458,17 @@ pub fn replica_attr(
 }
 
 /// A run-time replica id check (when the checker did not know the count).
-pub fn existing(code: &str, what: &str, j: usize, count: usize) -> Result<usize, KernelError> {
+pub fn existing(
+    code: &xlet_core::diag::Code,
+    what: &str,
+    j: usize,
+    count: usize,
+) -> Result<usize, KernelError> {
     if j < count {
         Ok(j)
     } else {
         Err(KernelError::new(
-            code,
+            code.clone(),
             format!("{code}: {what} is replica {j}, but the run has {count} replicas"),
         ))
     }

@@ -117,7 +117,7 @@ struct PermuteKernel {
     site: Site,
     pairs: Vec<(usize, usize)>,
     ty: ArrayType,
-    code: String,
+    code: xlet_core::diag::Code,
 }
 
 impl Kernel for PermuteKernel {

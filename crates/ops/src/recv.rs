@@ -44,8 +44,8 @@ struct RecvKernel {
     shape: ArrayType,
     channel: usize,
     source: usize,
-    code: String,
-    type_code: String,
+    code: xlet_core::diag::Code,
+    type_code: xlet_core::diag::Code,
 }
 
 impl Kernel for RecvKernel {

@@ -38,7 +38,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 struct SendKernel {
     channel: usize,
     target: usize,
-    code: String,
+    code: xlet_core::diag::Code,
 }
 
 impl Kernel for SendKernel {

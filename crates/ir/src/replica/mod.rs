@@ -48,3 +48,15 @@ impl Default for Replica {
         }
     }
 }
+
+/// The most replicas a run may have: each is a thread with its own stack.
+pub const MAX_REPLICAS: usize = 1024;
+
+/// The address space shared out among the replicas' stacks.
+const STACKS_BYTES: usize = 4 << 30;
+
+/// The stack of each of `n` replicas: an equal share of `STACKS_BYTES`,
+/// at least 16 MiB and at most the interpreter's full stack.
+pub fn replica_stack(n: usize) -> usize {
+    (STACKS_BYTES / n.max(1)).clamp(16 << 20, xlet_core::config::FULL_STACK_BYTES)
+}

@@ -7,7 +7,7 @@
 //! out as batch, this operand's free dimensions, then its contracting ones
 //! (in the other operand's order), and a Transpose puts them back in place.
 
-use crate::dot_general::kernel::Plan;
+use super::plan::Plan;
 use xlet_ir::rule::{NoRule, RuleCx, brace};
 
 /// One operand's side of the plan: its batch, free and contracting dimensions.

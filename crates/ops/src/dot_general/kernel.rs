@@ -12,6 +12,7 @@
 //! block of the output.
 
 use super::super::common::{contiguous, internal};
+pub use super::plan::Plan;
 use crate::for_class;
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
@@ -22,23 +23,6 @@ use xlet_core::with_array;
 use xlet_ir::{EvalCx, Kernel, KernelError};
 use xlet_kernels::matmul::{DotElem, Mat, matmul};
 use xlet_kernels::strided::{Src, map1};
-
-/// What the checker resolved: the grouping of dimensions and the types.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    /// lhs dimensions in the order batch, free, contracting.
-    pub lhs_order: Vec<usize>,
-    /// rhs dimensions in the order batch, contracting, free.
-    pub rhs_order: Vec<usize>,
-    pub batch_dims: usize,
-    pub lhs_free: usize,
-    pub rhs_free: usize,
-    pub contracting: usize,
-    /// The element type products are computed in: the result's, or f32 for an
-    /// f16/bf16 result (rounded once at the end), or f64 if an operand is f64.
-    pub compute: ElemType,
-    pub result: ArrayType,
-}
 
 /// The type a product is computed in (spec/ops/dot_general.md, "Arithmetic").
 pub fn compute_type(operand: ElemType, result: ElemType) -> ElemType {

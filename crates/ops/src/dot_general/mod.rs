@@ -9,6 +9,7 @@
 
 pub mod grad;
 pub(crate) mod kernel;
+pub mod plan;
 #[cfg(test)]
 mod tests;
 

@@ -9,14 +9,12 @@
 
 use crate::index_dims::IndexSpace;
 use xlet_core::types::ArrayType;
-use xlet_eval::comp::{Monoid, monoid};
-use xlet_ir::Comp;
 use xlet_ir::rule::{NoRule, RuleCx, brace, filled, scalar};
 
 /// The last index at which a slice of `size` still fits in each component's
 /// operand dimension, as an array of the index array's shape (or a scalar when
 /// each start index is one number).
-fn upper_bounds(
+pub(crate) fn upper_bounds(
     cx: &mut RuleCx,
     space: &IndexSpace,
     idx: &ArrayType,
@@ -43,7 +41,7 @@ fn upper_bounds(
 
 /// The dimension numbers shared by the two ops: the operand's batching
 /// dimensions and the index array's, as `name={..}` pairs.
-fn batching(space: &IndexSpace, operand_name: &str, idx_name: &str) -> String {
+pub(crate) fn batching(space: &IndexSpace, operand_name: &str, idx_name: &str) -> String {
     if space.batching.is_empty() {
         return String::new();
     }
@@ -58,7 +56,7 @@ fn batching(space: &IndexSpace, operand_name: &str, idx_name: &str) -> String {
 
 /// Operand dimensions that are neither kept (windowed) nor batching: Gather's
 /// collapsed slice dimensions, Scatter's inserted window dimensions.
-fn dropped(space: &IndexSpace, kept: &[usize]) -> Vec<usize> {
+pub(crate) fn dropped(space: &IndexSpace, kept: &[usize]) -> Vec<usize> {
     (0..space.operand_rank)
         .filter(|d| !kept.contains(d) && !space.batching.iter().any(|&(o, _)| o == *d))
         .collect()
@@ -66,7 +64,7 @@ fn dropped(space: &IndexSpace, kept: &[usize]) -> Vec<usize> {
 
 /// `Gather(x, idx, ...)`: the cotangent added into zeros of x's shape at the
 /// clamped start indices.
-pub fn gather(cx: &mut RuleCx, p: &crate::gather::kernel::Plan) -> Result<(), NoRule> {
+pub fn gather(cx: &mut RuleCx, p: &super::plan::Plan) -> Result<(), NoRule> {
     if !cx.is_active(0) {
         return Ok(());
     }
@@ -94,63 +92,5 @@ pub fn gather(cx: &mut RuleCx, p: &crate::gather::kernel::Plan) -> Result<(), No
         batching(s, "input_batching_dims", "scatter_indices_batching_dims"),
     );
     cx.send(0, text);
-    Ok(())
-}
-
-/// `Scatter(x, idx, u, add, ...)`: x gets the cotangent; u gets the cotangent
-/// gathered at the windows that fit (zeros for the skipped ones).
-pub fn scatter(
-    cx: &mut RuleCx,
-    p: &crate::scatter::kernel::Plan,
-    comp: &Comp,
-) -> Result<(), NoRule> {
-    if cx.args.len() != 3 {
-        return Err(NoRule(
-            "Scatter of several operands has no gradient rule in xlet yet".into(),
-        ));
-    }
-    if monoid(comp) != Some(Monoid::Add) {
-        return Err(NoRule(format!(
-            "Scatter with the update computation `{}` has no gradient rule (Scatter with add has)",
-            comp.name
-        )));
-    }
-    let c = cx.ct.name.clone();
-    cx.send(0, c.clone());
-    if !cx.is_active(2) {
-        return Ok(());
-    }
-    let u = cx.arg_array(2)?.clone();
-    let idx = cx.arg_array(1)?.clone();
-    let idx_name = cx.arg(1)?.name.clone();
-    let s = &p.space;
-    let gathered = format!(
-        "Gather({c}, {idx_name}, offset_dims={}, collapsed_slice_dims={}, start_index_map={}, index_vector_dim={}, slice_sizes={}{})",
-        brace(&p.window_dims),
-        brace(&dropped(s, &p.kept)),
-        brace(&s.start_map),
-        s.ivd,
-        brace(&p.extent),
-        batching(s, "operand_batching_dims", "start_indices_batching_dims"),
-    );
-    if s.start_map.is_empty() {
-        cx.send(2, gathered);
-        return Ok(());
-    }
-    let g = cx.bind(gathered);
-    // Which windows the forward pass applied: every start in [0, n - extent].
-    let hi = upper_bounds(cx, s, &idx, &p.operand_dims, &p.extent);
-    let lo = cx.bind(format!("Ge({idx_name}, {})", scalar(idx.elem, 0.0)));
-    let up = cx.bind(format!("Le({idx_name}, {hi})"));
-    let mut fits = cx.bind(format!("And({lo}, {up})"));
-    if s.ivd < idx.rank() {
-        fits = cx.bind(format!("Reduce({fits}, pred true, and, {{{}}})", s.ivd));
-    }
-    let mask = cx.bind(format!(
-        "BroadcastInDim({fits}, {}, {})",
-        brace(&u.dims),
-        brace(&p.scatter_dims)
-    ));
-    cx.send(2, format!("Select({mask}, {g}, {})", filled(&u, 0.0)));
     Ok(())
 }

@@ -10,7 +10,8 @@
 //! is written exactly once, so the result does not depend on the split.
 
 use super::super::common::internal;
-use super::super::index_dims::{IndexSpace, index_values, row_major, step, unflatten};
+use super::super::index_dims::{index_values, row_major, step, unflatten};
+pub use super::plan::Plan;
 use ndarray::IxDyn;
 use rayon::prelude::*;
 use xlet_core::alloc;
@@ -21,61 +22,6 @@ use xlet_kernels::strided::{interrupt_error, interrupted};
 
 /// Below this many output elements Gather runs on the calling thread.
 const GRAIN: usize = 32 * 1024;
-
-/// What the shape rule fixed: shapes and dimension numbers, checked.
-#[derive(Clone, Debug)]
-pub struct Plan {
-    pub space: IndexSpace,
-    pub operand_dims: Vec<usize>,
-    pub slice_sizes: Vec<usize>,
-    /// Result dimensions that index into the slice, ascending.
-    pub offset_dims: Vec<usize>,
-    /// The operand dimension of each offset dimension (ascending).
-    pub kept: Vec<usize>,
-    /// Result dimensions that are batch dimensions, ascending.
-    pub batch_out: Vec<usize>,
-    pub result_dims: Vec<usize>,
-}
-
-impl Plan {
-    pub fn new(
-        space: IndexSpace,
-        operand_dims: Vec<usize>,
-        slice_sizes: Vec<usize>,
-        offset_dims: Vec<usize>,
-        kept: Vec<usize>,
-    ) -> Plan {
-        let batch = space.batch_dims();
-        let rank = batch.len() + offset_dims.len();
-        let batch_out: Vec<usize> = (0..rank).filter(|d| !offset_dims.contains(d)).collect();
-        let mut result_dims = vec![0; rank];
-        for (&r, &n) in batch_out.iter().zip(&batch) {
-            result_dims[r] = n;
-        }
-        for (&r, &d) in offset_dims.iter().zip(&kept) {
-            result_dims[r] = slice_sizes[d];
-        }
-        Plan {
-            space,
-            operand_dims,
-            slice_sizes,
-            offset_dims,
-            kept,
-            batch_out,
-            result_dims,
-        }
-    }
-
-    /// The operand start of batch position `bpos`, clamped so that the slice
-    /// fits (batching dimensions are in range by C17).
-    pub fn clamped_start(&self, idx: &[i64], bpos: &[usize], start: &mut [i64]) {
-        self.space.starts(idx, bpos, start);
-        for &d in &self.space.start_map {
-            let hi = (self.operand_dims[d] - self.slice_sizes[d]) as i64;
-            start[d] = start[d].clamp(0, hi);
-        }
-    }
-}
 
 pub struct GatherKernel {
     pub plan: Plan,

@@ -9,6 +9,7 @@
 
 pub mod grad;
 pub mod kernel;
+pub mod plan;
 #[cfg(test)]
 mod tests;
 

@@ -7,7 +7,9 @@
 //! The shape rule checks the dimension numbers in the spec's order and picks
 //! the kernel's path from the computation (kernel.rs).
 
+pub mod grad;
 pub mod kernel;
+pub mod plan;
 
 use super::index_dims::{
     self as idims, Dims, IndexSpace, disjoint, in_range, show, sorted, unique,
