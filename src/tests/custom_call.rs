@@ -21,6 +21,9 @@ impl Output for Quiet {
 /// out = in[1]'s first `n` bytes, `n` the s64 scalar in[0]: shows exactly
 /// the bytes a target receives, for any element type and layout.
 unsafe extern "C" fn copy_bytes(out: *mut c_void, ins: *mut *mut c_void) {
+    // SAFETY: the CustomCall contract (spec/ops/custom_call.md): `ins` holds a
+    // pointer per operand and `out` the result buffer, of the checked types;
+    // the tests call this only with an s64 count no larger than both buffers.
     unsafe {
         let n = *(*ins as *const i64) as usize;
         std::ptr::copy_nonoverlapping(*ins.add(1) as *const u8, out as *mut u8, n);
@@ -30,6 +33,8 @@ unsafe extern "C" fn copy_bytes(out: *mut c_void, ins: *mut *mut c_void) {
 /// The seed's example: z[0][0] = x[1] + y[1][0], with x f32[2], y f32[2x3];
 /// the rest of z is in[0] then in[1] (argument order, row-major).
 unsafe extern "C" fn myfunc(out: *mut c_void, ins: *mut *mut c_void) {
+    // SAFETY: the CustomCall contract, with the types the test declares
+    // (f32[2], f32[2x3] in; f32[9] out).
     unsafe {
         let x = *ins as *const f32;
         let y = *ins.add(1) as *const f32;
@@ -46,6 +51,8 @@ unsafe extern "C" fn myfunc(out: *mut c_void, ins: *mut *mut c_void) {
 
 /// A tuple result (s32[], f64[2]): out is a table of two buffer pointers.
 unsafe extern "C" fn pair(out: *mut c_void, _ins: *mut *mut c_void) {
+    // SAFETY: a tuple result is a table of its elements' buffers (the
+    // CustomCall contract), here s32[] and f64[2].
     unsafe {
         let table = out as *mut *mut c_void;
         *(*table as *mut i32) = 7;
@@ -57,6 +64,7 @@ unsafe extern "C" fn pair(out: *mut c_void, _ins: *mut *mut c_void) {
 
 /// A nested tuple result ((s8[], s32[]), u16[]): nested tables.
 unsafe extern "C" fn nested(out: *mut c_void, _ins: *mut *mut c_void) {
+    // SAFETY: nested tables for the nested tuple type the test declares.
     unsafe {
         let table = out as *mut *mut c_void;
         let inner = *table as *mut *mut c_void;
@@ -70,6 +78,7 @@ unsafe extern "C" fn noop(_out: *mut c_void, _ins: *mut *mut c_void) {}
 
 /// Writes bytes 0, 1, 2, 255 into a pred[4].
 unsafe extern "C" fn odd_preds(out: *mut c_void, _ins: *mut *mut c_void) {
+    // SAFETY: the result is a pred[4]: four bytes.
     unsafe {
         for (i, b) in [0u8, 1, 2, 255].into_iter().enumerate() {
             *(out as *mut u8).add(i) = b;

@@ -304,16 +304,19 @@ unsafe impl GlobalAlloc for CachingAlloc {
                 return counted(p, layout.size());
             }
         }
+        // SAFETY: `layout` comes from the caller of `alloc`, with its contract.
         counted(unsafe { System.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         if layout.size() >= CACHE_MIN {
             if let Some(p) = cache().take(layout.size(), layout.align()) {
+                // SAFETY: the cached block has exactly `layout.size()` bytes.
                 unsafe { std::ptr::write_bytes(p, 0, layout.size()) };
                 return counted(p, layout.size());
             }
         }
+        // SAFETY: as in `alloc`.
         counted(unsafe { System.alloc_zeroed(layout) }, layout.size())
     }
 
@@ -322,10 +325,14 @@ unsafe impl GlobalAlloc for CachingAlloc {
         if layout.size() >= CACHE_MIN && cache().put(ptr, layout.size(), layout.align()) {
             return;
         }
+        // SAFETY: `ptr` was allocated by `System` with `layout` (cached blocks
+        // keep their layout), as the caller of `dealloc` promises.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: the caller's contract for `realloc`; blocks below
+        // `CACHE_MIN` never come from the cache, and cached ones are `System`'s.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);

@@ -238,7 +238,7 @@ fn run_tiled<O: ChunkElem>(
     steps: &[Step],
     leaves: &Leaves,
     t: &Tiling,
-    out: OutPtr<O>,
+    out: OutPtr<MaybeUninit<O>>,
     streamed: bool,
 ) -> Result<(), KernelError> {
     t.for_each_block(

@@ -464,7 +464,7 @@ pub fn leaf<'a>(
     map: &[usize],
     out_dims: &[usize],
 ) -> Result<Box<dyn LeafFill + 'a>, KernelError> {
-    xlet_core::with_array!(a, x => Ok(Box::new(TypedLeaf(Gather::new(out_dims, placed(x, map, out_dims)?)))))
+    xlet_core::with_array!(a, x => Ok(Box::new(TypedLeaf(Gather::new(out_dims, placed(x, map, out_dims)?)?))))
 }
 
 /// The kernel of every elementwise op: its function and where each operand sits

@@ -293,21 +293,21 @@ pub fn concat<T: Elem + Send + Sync>(
     let mut off = 0;
     let parts: Vec<Part<T>> = xs
         .iter()
-        .map(|x| {
-            let g = Gather::new(x.shape(), Src::of(x));
+        .map(|x| -> Result<Part<T>, KernelError> {
+            let g = Gather::new(x.shape(), Src::of(x))?;
             let src = match g.contiguous() {
                 Some(s) => Source::Slice(s),
                 None => Source::View(g),
             };
             let len = x.shape()[dim] * inner;
             off += len;
-            Part {
+            Ok(Part {
                 src,
                 off: off - len,
                 len,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, _>>()?;
     let n: usize = out_dims.iter().product();
     let mut out: Vec<T> = alloc::try_output_vec(n, &"the concatenation")?;
     let buf = &mut out.spare_capacity_mut()[..n];

@@ -36,8 +36,10 @@ const TASK_ELEMS: usize = 1 << 15;
 /// A source array's first element, shared by the tasks that only read it.
 #[derive(Clone, Copy)]
 pub struct Ptr<T>(pub *const T);
-// Only read, and the caller keeps the array alive for the whole pass.
+// SAFETY: only read (`T: Sync`), and the caller keeps the array alive for
+// the whole pass.
 unsafe impl<T: Sync> Send for Ptr<T> {}
+// SAFETY: as for `Send`: shared between tasks only to read.
 unsafe impl<T: Sync> Sync for Ptr<T> {}
 
 /// Rows of the outer index per block: fixed by the shape.

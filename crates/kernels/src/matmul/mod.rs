@@ -35,8 +35,10 @@ pub struct Mat<T> {
     pub cs: isize,
 }
 
-// A `Mat` is only read through, and its maker keeps the storage alive.
+// SAFETY: a `Mat` is only read through (`T: Sync`), and its maker keeps the
+// storage alive.
 unsafe impl<T: Sync> Send for Mat<T> {}
+// SAFETY: as for `Send`: shared between tasks only to read.
 unsafe impl<T: Sync> Sync for Mat<T> {}
 
 impl<T> Mat<T> {
@@ -60,6 +62,8 @@ impl<T> Mat<T> {
     where
         T: Copy,
     {
+        // SAFETY: the caller's contract: (i, j) is inside the matrix, whose
+        // storage is alive.
         unsafe { *self.ptr.offset(i as isize * self.rs + j as isize * self.cs) }
     }
 

@@ -101,8 +101,10 @@ fn run_flat<O: Send, const N: usize>(
 
 #[derive(Clone, Copy)]
 struct SyncPtrs<const N: usize>([*const u8; N]);
-// Operand pointers are only read, and the borrow in the caller keeps them alive.
+// SAFETY: operand pointers are only read (the views' element types are
+// `Sync`, see `Src`), and the borrow in the caller keeps them alive.
 unsafe impl<const N: usize> Send for SyncPtrs<N> {}
+// SAFETY: as for `Send`: shared between tasks only to read.
 unsafe impl<const N: usize> Sync for SyncPtrs<N> {}
 
 /// The output in tiles (see `Tiling`): operands whose inner stride is large are
@@ -113,7 +115,7 @@ fn run_tiled<O: Send, const N: usize>(
     t: &Tiling,
     ptrs: [*const u8; N],
     sizes: [usize; N],
-    out: OutPtr<O>,
+    out: OutPtr<MaybeUninit<O>>,
     streamed: bool,
     check: Check,
     run: &impl RunFn<O, N>,

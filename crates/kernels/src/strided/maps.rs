@@ -4,7 +4,17 @@
 use super::drive::drive;
 use super::{Check, Src};
 use ndarray::{ArrayD, IxDyn};
-use xlet_core::error::KernelError;
+use xlet_core::error::{KernelError, internal};
+
+/// The views must fit the output before the engine reads through them: the
+/// check that makes these functions safe to call with any arguments.
+fn all_fit(out_dims: &[usize], fits: &[bool]) -> Result<(), KernelError> {
+    if fits.iter().all(|&f| f) {
+        Ok(())
+    } else {
+        Err(internal("an operand view does not fit the output's dimensions"))
+    }
+}
 
 /// `out[i] = f(a[i])` over the output dims.
 pub fn map1<A: Copy + Sync, O: Send>(
@@ -12,10 +22,15 @@ pub fn map1<A: Copy + Sync, O: Send>(
     a: &Src<A>,
     f: impl Fn(A) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
+    all_fit(out_dims, &[a.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased()],
         Check::Interrupts,
+        // SAFETY: `drive` calls this with `out` the run's output elements and,
+        // for each view, a pointer to the run's first element and its stride in
+        // the run; `all_fit` checked above that every element read is within
+        // the view's operand, which the borrow of `a` keeps alive.
         |out, [pa], [sa]| unsafe {
             let pa = pa as *const A;
             if sa == 1 {
@@ -39,10 +54,15 @@ pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send>(
     b: &Src<B>,
     f: impl Fn(A, B) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
+    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased(), b.erased()],
         Check::Interrupts,
+        // SAFETY: `drive` calls this with `out` the run's output elements and,
+        // for each view, a pointer to the run's first element and its stride in
+        // the run; `all_fit` checked above that every element read is within
+        // the view's operand, which the borrow of `a` and `b` keeps alive.
         |out, [pa, pb], [sa, sb]| unsafe {
             let (pa, pb) = (pa as *const A, pb as *const B);
             let len = out.len();
@@ -87,10 +107,15 @@ pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
     c: &Src<C>,
     f: impl Fn(A, B, C) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
+    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased(), b.erased(), c.erased()],
         Check::Interrupts,
+        // SAFETY: `drive` calls this with `out` the run's output elements and,
+        // for each view, a pointer to the run's first element and its stride in
+        // the run; `all_fit` checked above that every element read is within
+        // the view's operand, which the borrow of `a`, `b` and `c` keeps alive.
         |out, [pa, pb, pc], [sa, sb, sc]| unsafe {
             let (pa, pb, pc) = (pa as *const A, pb as *const B, pc as *const C);
             if (sa, sb, sc) == (1, 1, 1) {
@@ -122,15 +147,18 @@ pub fn reference_map2<A: Copy, B: Copy, O>(
     a: &Src<A>,
     b: &Src<B>,
     f: impl Fn(A, B) -> O,
-) -> ArrayD<O> {
-    ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
+) -> Result<ArrayD<O>, KernelError> {
+    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims)])?;
+    Ok(ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
         let (mut oa, mut ob) = (0isize, 0isize);
         for d in 0..out_dims.len() {
             oa += ix[d] as isize * a.strides[d];
             ob += ix[d] as isize * b.strides[d];
         }
+        // SAFETY: the views fit the output (checked above), so each offset is
+        // an element of its operand.
         unsafe { f(*a.ptr.offset(oa), *b.ptr.offset(ob)) }
-    })
+    }))
 }
 
 /// The reference form of `map3` (see `reference_map2`).
@@ -140,16 +168,18 @@ pub fn reference_map3<A: Copy, B: Copy, C: Copy, O>(
     b: &Src<B>,
     c: &Src<C>,
     f: impl Fn(A, B, C) -> O,
-) -> ArrayD<O> {
-    ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
+) -> Result<ArrayD<O>, KernelError> {
+    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
+    Ok(ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
         let (mut oa, mut ob, mut oc) = (0isize, 0isize, 0isize);
         for d in 0..out_dims.len() {
             oa += ix[d] as isize * a.strides[d];
             ob += ix[d] as isize * b.strides[d];
             oc += ix[d] as isize * c.strides[d];
         }
+        // SAFETY: as in `reference_map2`.
         unsafe { f(*a.ptr.offset(oa), *b.ptr.offset(ob), *c.ptr.offset(oc)) }
-    })
+    }))
 }
 
 /// Copies a view into a fresh row-major array; stops with an error at Ctrl-C.

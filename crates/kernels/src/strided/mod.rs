@@ -43,11 +43,17 @@ pub const GRAIN: usize = 32 * 1024;
 pub struct Src<'a, T> {
     ptr: *const T,
     strides: Vec<isize>,
+    /// For each output dimension, how far the operand reaches along it: an
+    /// output of sizes within these reads only the operand's own elements
+    /// (`usize::MAX` where the stride is 0, a broadcast dimension).
+    extents: Vec<usize>,
     _life: PhantomData<&'a T>,
 }
 
-// The pointer is only read, and `'a` keeps the storage alive.
+// SAFETY: the pointer is only read, `T: Sync` makes reading it from several
+// threads sound, and `'a` keeps the storage alive for as long as the view.
 unsafe impl<T: Sync> Send for Src<'_, T> {}
+// SAFETY: as for `Send`: shared access only reads through the pointer.
 unsafe impl<T: Sync> Sync for Src<'_, T> {}
 
 impl<'a, T> Src<'a, T> {
@@ -56,6 +62,7 @@ impl<'a, T> Src<'a, T> {
         Src {
             ptr: a.as_ptr(),
             strides: a.strides().to_vec(),
+            extents: a.shape().to_vec(),
             _life: PhantomData,
         }
     }
@@ -66,14 +73,29 @@ impl<'a, T> Src<'a, T> {
     /// already proved sizes compatible.
     pub fn broadcast_in_dim(a: &'a Nd<T>, out_rank: usize, dim_map: &[usize]) -> Self {
         let mut strides = vec![0isize; out_rank];
+        let mut extents = vec![usize::MAX; out_rank];
         for (i, &od) in dim_map.iter().enumerate() {
-            if a.shape()[i] != 1 {
-                strides[od] = a.strides()[i];
+            if a.shape()[i] != 1
+                && let (Some(s), Some(e)) = (strides.get_mut(od), extents.get_mut(od))
+            {
+                *s = a.strides()[i];
+                *e = a.shape()[i];
             }
+        }
+        // An operand dimension mapped nowhere, or twice, would leave elements
+        // unread or read out of place: no output fits such a view.
+        let mut seen = vec![false; out_rank];
+        let mapped = dim_map.len() == a.ndim()
+            && dim_map
+                .iter()
+                .all(|&od| od < out_rank && !std::mem::replace(&mut seen[od], true));
+        if !mapped {
+            extents = vec![0; out_rank];
         }
         Src {
             ptr: a.as_ptr(),
             strides,
+            extents,
             _life: PhantomData,
         }
     }
@@ -114,18 +136,32 @@ impl Check {
     }
 }
 
-/// A raw output pointer shared by the tasks of one kernel, which write disjoint elements.
-pub struct OutPtr<O>(pub *mut MaybeUninit<O>);
+/// A raw output pointer shared by the tasks of one kernel, which write
+/// disjoint elements (of an initialised buffer, or of `MaybeUninit` ones).
+pub struct OutPtr<O>(pub *mut O);
 impl<O> Clone for OutPtr<O> {
     fn clone(&self) -> Self {
         *self
     }
 }
 impl<O> Copy for OutPtr<O> {}
+// SAFETY: each task writes only its own elements (the kernels that share an
+// `OutPtr` split the output into disjoint parts), and `O: Send` lets values
+// made on one thread be dropped on another.
 unsafe impl<O: Send> Send for OutPtr<O> {}
+// SAFETY: shared between tasks only to write disjoint elements, as for `Send`.
 unsafe impl<O: Send> Sync for OutPtr<O> {}
 
 impl<T> Src<'_, T> {
+    /// Whether reading this view over an output of `out_dims` stays within the
+    /// operand: the ranks agree and no output dimension is longer than the
+    /// operand reaches along it. An empty output reads nothing and always fits.
+    pub fn fits(&self, out_dims: &[usize]) -> bool {
+        out_dims.len() == self.strides.len()
+            && (out_dims.contains(&0)
+                || out_dims.iter().zip(&self.extents).all(|(&n, &e)| n <= e))
+    }
+
     pub fn ptr(&self) -> *const T {
         self.ptr
     }

@@ -48,6 +48,8 @@ pub unsafe fn copy(dst: *mut u8, src: *const u8, bytes: usize) {
         std::ptr::copy_nonoverlapping(src.add(k), dst.add(k), bytes - k);
     }
     #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller's contract: `bytes` readable at `src`, writable at
+    // `dst`, not overlapping.
     unsafe {
         std::ptr::copy_nonoverlapping(src, dst, bytes)
     }
@@ -71,6 +73,7 @@ mod tests {
         for off in 0..20 {
             for len in [0, 1, 15, 16, 17, 64, 100, 255] {
                 let mut dst = vec![0u8; 300];
+                // SAFETY: off + len <= 300 bytes of `dst`, len <= 300 of `src`.
                 unsafe { super::copy(dst.as_mut_ptr().add(off), src.as_ptr(), len) };
                 super::fence();
                 assert_eq!(&dst[off..off + len], &src[..len], "off {off} len {len}");

@@ -11,7 +11,7 @@ fn arr(dims: &[usize], start: i64) -> Nd<i64> {
 
 fn check_against_reference(out: &[usize], a: &Src<i64>, b: &Src<i64>) {
     let fast = map2(out, a, b, |x, y| x * 1000 + y).unwrap();
-    let slow = reference_map2(out, a, b, |x, y| x * 1000 + y);
+    let slow = reference_map2(out, a, b, |x, y| x * 1000 + y).unwrap();
     assert_eq!(fast, slow, "dims {out:?}");
 }
 
@@ -113,29 +113,29 @@ where
         let id = |x: T, _: T| x;
         assert_eq!(
             map1(&dims, &a, |x| x).unwrap(),
-            reference_map2(&dims, &a, &a, id),
+            reference_map2(&dims, &a, &a, id).unwrap(),
             "map1 {dims:?} strides {:?}",
             v.strides()
         );
         assert_eq!(
             try_materialize(&dims, &a).unwrap(),
-            reference_map2(&dims, &a, &a, id),
+            reference_map2(&dims, &a, &a, id).unwrap(),
             "materialize {dims:?} strides {:?}",
             v.strides()
         );
         let pair = |x: T, y: T| (x, y);
         assert_eq!(
             map2(&dims, &a, &b, pair).unwrap(),
-            reference_map2(&dims, &a, &b, pair)
+            reference_map2(&dims, &a, &b, pair).unwrap()
         );
         assert_eq!(
             map2(&dims, &z, &a, pair).unwrap(),
-            reference_map2(&dims, &z, &a, pair)
+            reference_map2(&dims, &z, &a, pair).unwrap()
         );
         let triple = |x: T, y: T, w: T| (x, y, w);
         assert_eq!(
             map3(&dims, &b, &z, &a, triple).unwrap(),
-            reference_map3(&dims, &b, &z, &a, triple)
+            reference_map3(&dims, &b, &z, &a, triple).unwrap()
         );
     }
 }
@@ -224,4 +224,27 @@ fn coalescing_merges_contiguous_dims() {
     assert_eq!(p.dims, vec![4, 30]);
     let p = plan(&[4, 1, 6], [&[6, 6, 1]]);
     assert_eq!(p.dims, vec![24]);
+}
+
+/// The typed entry points are safe functions: a view that does not fit the
+/// output is an error, never a read outside the operand.
+#[test]
+fn views_that_do_not_fit_are_refused() {
+    let a = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[2, 3]), (0..6).collect::<Vec<i32>>())
+        .unwrap()
+        .into_shared();
+    let src = Src::of(&a);
+    assert!(map1(&[2, 3], &src, |x| x).is_ok());
+    assert!(map1(&[2, 4], &src, |x| x).is_err(), "longer than the operand");
+    assert!(map1(&[6], &src, |x| x).is_err(), "another rank");
+    assert!(map1(&[0, 9], &src, |x| x).is_ok(), "empty: reads nothing");
+    let row = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[3]), vec![1, 2, 3])
+        .unwrap()
+        .into_shared();
+    let b = Src::broadcast_in_dim(&row, 2, &[1]);
+    assert!(map2(&[5, 3], &src, &b, |x, y| x + y).is_err());
+    assert!(map1(&[5, 3], &b, |y| y).is_ok(), "broadcast rows");
+    assert!(map1(&[5, 4], &b, |y| y).is_err());
+    let twice = Src::broadcast_in_dim(&row, 2, &[1, 1]);
+    assert!(map1(&[3, 3], &twice, |y| y).is_err(), "a map of the wrong length");
 }

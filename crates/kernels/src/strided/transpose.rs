@@ -26,6 +26,8 @@ pub unsafe fn gather_tile(
         cols: usize,
         dst: *mut W,
     ) {
+        // SAFETY: the caller's contract (`gather_tile`): every element read is
+        // readable and `dst` holds `rows * cols` elements of `W`.
         unsafe {
             if rs.abs() <= cs.abs() {
                 // Read down each column: contiguous (or nearly) in the source.
@@ -55,6 +57,9 @@ pub unsafe fn gather_tile(
             }
         }
     }
+    // SAFETY: `gather_tile`'s contract, passed on; each branch reads and
+    // writes elements of exactly `size` bytes, and the blocked kernels run only
+    // where `simd::AVAILABLE` says the CPU has their instructions.
     unsafe {
         match size {
             1 => go(src, rs, cs, rows, cols, dst),
@@ -112,6 +117,9 @@ unsafe fn blocked<W: Copy, const B: usize>(
     let (rb, cb) = (rows / B * B, cols / B * B);
     let prefetch = PREFETCH.load(Ordering::Relaxed);
     let row_bytes = rows * std::mem::size_of::<W>();
+    // SAFETY: `gather_tile`'s contract with `rs == 1`: the blocks and the
+    // edges together read exactly the `rows x cols` source elements and write
+    // the `rows * cols` of `dst`; prefetches never fault.
     unsafe {
         for c in (0..cb).step_by(B) {
             if prefetch {
@@ -244,6 +252,8 @@ mod simd {
     pub unsafe fn transpose4x4_u64(src: *const u64, ss: isize, dst: *mut u64, ds: usize) {
         for i in 0..4 {
             for j in 0..4 {
+                // SAFETY: the caller passes a 4x4 (8x8) block of source and
+                // destination, as for the AVX form.
                 unsafe { *dst.add(j * ds + i) = *src.offset(i as isize * ss + j as isize) };
             }
         }
@@ -254,6 +264,8 @@ mod simd {
     pub unsafe fn transpose8x8_u32(src: *const u32, ss: isize, dst: *mut u32, ds: usize) {
         for i in 0..8 {
             for j in 0..8 {
+                // SAFETY: the caller passes a 4x4 (8x8) block of source and
+                // destination, as for the AVX form.
                 unsafe { *dst.add(j * ds + i) = *src.offset(i as isize * ss + j as isize) };
             }
         }

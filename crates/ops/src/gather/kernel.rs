@@ -18,7 +18,7 @@ use xlet_core::alloc;
 use xlet_core::value::{Array, Elem, Nd, Value};
 use xlet_core::with_array;
 use xlet_ir::{EvalCx, Kernel, KernelError};
-use xlet_kernels::strided::{interrupt_error, interrupted};
+use xlet_kernels::strided::{OutPtr, interrupt_error, interrupted};
 
 /// Below this many output elements Gather runs on the calling thread.
 const GRAIN: usize = 32 * 1024;
@@ -81,12 +81,6 @@ fn offset_runs(p: &Plan, xs: &[isize], rs: &[usize]) -> Vec<Run> {
     }
     runs
 }
-
-/// Output pointer shared by the workers: each writes its own elements.
-#[derive(Clone, Copy)]
-struct OutPtr<T>(*mut T);
-unsafe impl<T> Send for OutPtr<T> {}
-unsafe impl<T> Sync for OutPtr<T> {}
 
 pub fn gather<T: Elem + Copy + Send + Sync>(
     p: &Plan,
