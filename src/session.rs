@@ -352,6 +352,5 @@ fn value_bytes(v: &Value) -> usize {
 }
 
 fn comp_signature(c: &xlet_ir::Comp) -> String {
-    let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
-    format!("comp ({}) -> {}", params.join(", "), c.ret)
+    format!("comp {}", c.signature())
 }

@@ -348,13 +348,7 @@ fn checked(repl: &Repl, src: &str) -> Result<ir::Expr, Outcome> {
 fn show_type(repl: &Repl, src: &str) -> Outcome {
     // A computation's name is not an expression, but its type is worth showing.
     if let Some(c) = repl.session.types.comps.get(src) {
-        let params: Vec<String> = c.params.iter().map(|(n, t)| format!("{n}: {t}")).collect();
-        say(&format!(
-            "comp {}({}) -> {}",
-            c.name,
-            params.join(", "),
-            c.ret
-        ));
+        say(&format!("comp {}{}", c.name, c.signature()));
         return Outcome::Done;
     }
     match checked(repl, src) {

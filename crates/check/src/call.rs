@@ -147,6 +147,22 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         Diag::check(self.code(c), format!("{}: {}", self.op.name, message), span)
     }
 
+    /// The one message for a keyword argument the op does not have: the
+    /// nearest real one, and the op's call form.
+    fn unknown_argument(&self, n: &Ident, params: &[&str]) -> Diag {
+        let d = Diag::check(
+            self.code("arity"),
+            format!("{}: unknown argument `{}`", self.op.name, n.name),
+            n.span.clone(),
+        )
+        .with_label("not an argument of this op");
+        let call = format!("{} is called as {}", self.op.name, self.op.signature);
+        match names::nearest(&n.name, params) {
+            Some(near) => d.with_help(format!("did you mean `{near}`? {call}")),
+            None => d.with_help(call),
+        }
+    }
+
     /// Rejects keyword arguments the op does not have (naming the nearest real
     /// one) and keywords given twice, before the rule reads anything: otherwise
     /// `Transpose(x, perm={1,0})` would only say that `permutation` is missing.
@@ -168,18 +184,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             if params.contains(&n.name.as_str()) {
                 continue;
             }
-            let mut d = Diag::check(
-                self.code("arity"),
-                format!("{}: unknown argument `{}`", self.op.name, n.name),
-                n.span.clone(),
-            )
-            .with_label("not an argument of this op");
-            let call = format!("{} is called as {}", self.op.name, self.op.signature);
-            d = match names::nearest(&n.name, &params) {
-                Some(near) => d.with_help(format!("did you mean `{near}`? {call}")),
-                None => d.with_help(call),
-            };
-            return Err(d);
+            return Err(self.unknown_argument(n, &params));
         }
         Ok(())
     }
@@ -617,16 +622,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         }
         if let Some(k) = self.used_named.iter().position(|u| !u) {
             let (n, _) = self.named[k];
-            return Err(Diag::check(
-                self.code("arity"),
-                format!("{}: unknown argument `{}`", self.op.name, n.name),
-                n.span.clone(),
-            )
-            .with_label("not an argument of this op")
-            .with_help(format!(
-                "{} is called as {}",
-                self.op.name, self.op.signature
-            )));
+            return Err(self.unknown_argument(n, &params(self.op)));
         }
         Ok(self.args)
     }
