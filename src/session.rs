@@ -139,9 +139,39 @@ impl Session {
         }
     }
 
+    /// Parses and checks one expression against this session, without running
+    /// it (the REPL's `:type` and `:time`).
+    pub fn check_expr(&self, src: &str) -> Result<ir::Expr, Failure> {
+        let ops = self.limits.ops;
+        let expr = syntax::parse_expr_with(src, ops).map_err(|diags| Failure {
+            stage: Stage::Syntax,
+            diags,
+        })?;
+        xlet_check::check_expr(&expr, &self.types, src, &self.limits).map_err(|d| Failure {
+            stage: Stage::Check,
+            diags: vec![d],
+        })
+    }
+
+    /// Evaluates a checked expression on this session's values, binding
+    /// nothing (the REPL's `:time` runs it again and again).
+    pub fn eval_expr(&self, e: &ir::Expr) -> Result<Value, Diag> {
+        xlet_eval::eval_top(e, &self.env)
+    }
+
+    /// Adds a CustomCall library, searched after those loaded before (`:lib`).
+    pub fn add_custom_call_lib(&mut self, path: &std::path::Path) -> Result<(), String> {
+        self.limits.custom_call.add(path).map_err(|e| e.to_string())
+    }
+
+    /// The CustomCall libraries loaded, in search order.
+    pub fn custom_call_libs(&self) -> Vec<std::path::PathBuf> {
+        self.limits.custom_call.libs.iter().map(|l| l.path.clone()).collect()
+    }
+
     /// Parses and checks `src` against this session, without running anything.
     pub fn check(&self, src: &str) -> Result<(ir::Program, xlet_check::TypeEnv), Failure> {
-        let prog = syntax::parse(src).map_err(|diags| Failure {
+        let prog = syntax::parse_with(src, self.limits.ops).map_err(|diags| Failure {
             stage: Stage::Syntax,
             diags,
         })?;
@@ -169,7 +199,7 @@ impl Session {
     /// the session holds.
     fn run_inner(&mut self, src: &str, out: &mut dyn Output) -> Result<(), Failure> {
         self.last_comps.clear();
-        let ast = syntax::parse(src).map_err(|diags| Failure {
+        let ast = syntax::parse_with(src, self.limits.ops).map_err(|diags| Failure {
             stage: Stage::Syntax,
             diags,
         })?;

@@ -4,8 +4,6 @@ use super::sources::Origin;
 use super::{Outcome, Repl, complain, say};
 use crate::exit::Exit;
 use std::time::{Duration, Instant};
-use xlet_check::check_expr;
-use xlet_eval::eval_top;
 use xlet_ir as ir;
 use xlet_ops::registry;
 use xlet_syntax as syntax;
@@ -183,18 +181,18 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
 /// `:lib PATH`: loads a custom-call library for the rest of the session
 /// (searched after the ones loaded before); `:lib` lists them.
 fn lib(repl: &mut Repl, path: Option<&str>) -> Outcome {
-    let libs = &mut repl.session.limits.custom_call;
     let Some(path) = path else {
-        if libs.libs.is_empty() {
+        let libs = repl.session.custom_call_libs();
+        if libs.is_empty() {
             say("no custom-call library loaded (`:lib PATH` loads one)");
         } else {
-            for l in &libs.libs {
-                say(&l.path.display().to_string());
+            for l in &libs {
+                say(&l.display().to_string());
             }
         }
         return Outcome::Done;
     };
-    match libs.add(std::path::Path::new(path)) {
+    match repl.session.add_custom_call_lib(std::path::Path::new(path)) {
         Ok(()) => Outcome::Done,
         Err(e) => {
             complain(&format!("error: {e}"));
@@ -334,14 +332,9 @@ fn help_topic(topic: &str, width: usize) -> Outcome {
 
 /// Parses and checks an expression against the session; reports and fails otherwise.
 fn checked(repl: &Repl, src: &str) -> Result<ir::Expr, Outcome> {
-    let expr = syntax::parse_expr(src).map_err(|diags| {
-        repl.report(&diags, src);
-        Outcome::Failed(Exit::Check)
-    })?;
-    let s = &repl.session;
-    check_expr(&expr, &s.types, src, &s.limits).map_err(|d| {
-        repl.report(&[d], src);
-        Outcome::Failed(Exit::Check)
+    repl.session.check_expr(src).map_err(|f| {
+        repl.report(&f.diags, src);
+        Outcome::Failed(f.exit_code())
     })
 }
 
@@ -428,7 +421,7 @@ fn time(repl: &Repl, src: &str) -> Outcome {
             return Outcome::Failed(Exit::Runtime);
         }
         let t = Instant::now();
-        let result = eval_top(&e, &repl.session.env);
+        let result = repl.session.eval_expr(&e);
         let failed = result.err();
         times.push(t.elapsed());
         if let Some(d) = failed {
