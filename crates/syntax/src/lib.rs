@@ -12,8 +12,6 @@
 pub mod ast;
 mod error;
 mod fast;
-#[cfg(test)]
-mod fast_tests;
 mod lexer;
 pub mod names;
 mod parser;

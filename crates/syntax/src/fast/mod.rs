@@ -648,3 +648,6 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
         },
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,7 @@
 //! The fast parser against the grammar: wherever the fast path accepts a
 //! program, the grammar accepts it too and builds the same tree, spans included.
 
-use super::{fast, lexer, parser};
+use crate::{fast, lexer, parser};
 
 /// `Some(tree)` from each parser (as `Debug` text), on the same tokens.
 fn both(src: &str) -> Option<(Option<String>, Option<String>)> {
