@@ -25,7 +25,7 @@ fn corpus() -> Vec<(String, String)> {
     let mut out = vec![];
     let mut dirs = vec![std::path::PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/conformance"
+        "/../../conformance"
     ))];
     while let Some(d) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&d) else {
