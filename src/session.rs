@@ -10,13 +10,20 @@ use xlet_eval::{Env, Output, run_program};
 use xlet_ir as ir;
 use xlet_syntax as syntax;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Session {
     pub types: TypeEnv,
     pub env: Env,
     pub limits: Limits,
     /// The comps the last successful `run` defined (the REPL keeps their text).
     pub last_comps: Vec<String>,
+}
+
+/// A session with the default limits and every op.
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(Limits::default())
+    }
 }
 
 /// What an input's statements may change, as it was before the input: the
@@ -109,12 +116,14 @@ impl Session {
     /// checker), and running with the default `RunConfig`.
     pub fn new(mut limits: Limits) -> Self {
         limits.ops = xlet_ops::registry::table();
-        let mut s = Session {
+        let mut env = Env::default();
+        env.feeds = Box::new(crate::feed::Feeds::default());
+        Session {
+            types: TypeEnv::default(),
+            env,
             limits,
-            ..Default::default()
-        };
-        s.env.feeds = Box::new(crate::feed::Feeds::default());
-        s
+            last_comps: vec![],
+        }
     }
 
     /// The run's infeed queue and outfeed sink (`--infeed`, `--outfeed`, `:npy`).
@@ -166,7 +175,12 @@ impl Session {
 
     /// The CustomCall libraries loaded, in search order.
     pub fn custom_call_libs(&self) -> Vec<std::path::PathBuf> {
-        self.limits.custom_call.libs.iter().map(|l| l.path.clone()).collect()
+        self.limits
+            .custom_call
+            .libs
+            .iter()
+            .map(|l| l.path.clone())
+            .collect()
     }
 
     /// Parses and checks `src` against this session, without running anything.

@@ -32,7 +32,11 @@ const REFERENCE: &str = "the scalar reference path (one comp call per element), 
 const ALLOWED: &[(&str, &str, &str)] = &[
     // --- filled after an accounted allocation ---
     ("crates/core/src/alloc.rs", "v.resize(n, fill);", FILLED),
-    ("crates/ops/src/reduce_window/mod.rs", "out.resize(m, init);", FILLED),
+    (
+        "crates/ops/src/reduce_window/mod.rs",
+        "out.resize(m, init);",
+        FILLED,
+    ),
     (
         "crates/ops/src/select_and_scatter.rs",
         "out.resize(x.len(), init);",
@@ -63,10 +67,22 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "out.resize(total, C::ZERO);",
         FILLED,
     ),
-    ("crates/kernels/src/sort/mod.rs", "perm.resize(keys.len(), 0);", FILLED),
-    ("crates/kernels/src/reduce/monoid.rs", "out.resize(m, init);", FILLED),
+    (
+        "crates/kernels/src/sort/mod.rs",
+        "perm.resize(keys.len(), 0);",
+        FILLED,
+    ),
+    (
+        "crates/kernels/src/reduce/monoid.rs",
+        "out.resize(m, init);",
+        FILLED,
+    ),
     // --- scratch admitted just before ---
-    ("crates/kernels/src/sort/radix.rs", "dst.reserve_exact(n);", ADMITTED),
+    (
+        "crates/kernels/src/sort/radix.rs",
+        "dst.reserve_exact(n);",
+        ADMITTED,
+    ),
     (
         "crates/kernels/src/batch_norm/passes.rs",
         "let mut table = vec![[0.0f64; 2]; cells];",
@@ -90,7 +106,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mut lanes: Vec<Option<A>> = Vec::with_capacity(LANES.min(len));",
         TILE,
     ),
-    ("crates/kernels/src/strided/drive.rs", "vec![0u64; words]", TILE),
+    (
+        "crates/kernels/src/strided/drive.rs",
+        "vec![0u64; words]",
+        TILE,
+    ),
     (
         "crates/kernels/src/strided/drive.rs",
         "(bufs, vec![0u64; row_words])",
@@ -106,7 +126,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "acc: vec![fill; LANES * w],",
         TILE,
     ),
-    ("crates/kernels/src/reduce/native.rs", "row: vec![fill; w],", TILE),
+    (
+        "crates/kernels/src/reduce/native.rs",
+        "row: vec![fill; w],",
+        TILE,
+    ),
     (
         "crates/kernels/src/reduce/native.rs",
         "never(tree.push(1 << j, vec![v; w], g));",
@@ -149,7 +173,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         REFERENCE,
     ),
     // --- per dimension, argument, slot or statement ---
-    ("crates/ir/src/lib.rs", "let mut reads = vec![0; slots];", RANK),
+    (
+        "crates/ir/src/lib.rs",
+        "let mut reads = vec![0; slots];",
+        RANK,
+    ),
     ("crates/core/src/print.rs", "idx: vec![0; x.ndim()],", RANK),
     // A wrapped tuple's continuation indent: its column is the depth of
     // tuple and array nesting before it, which the type (program text) fixes.
@@ -175,7 +203,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mem: &'static mut [u8] = Box::leak(vec![0u8; ALT_STACK_BYTES].into_boxed_slice());",
         TILE,
     ),
-    ("crates/ops/src/tuple.rs", "let mut tys = Vec::with_capacity(n);", RANK),
+    (
+        "crates/ops/src/tuple.rs",
+        "let mut tys = Vec::with_capacity(n);",
+        RANK,
+    ),
     (
         "crates/ops/src/dynamic_slice.rs",
         "let mut dims = Vec::with_capacity(t.rank());",
@@ -206,7 +238,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mut new = Vec::with_capacity(sizes.value.len());",
         RANK,
     ),
-    ("crates/ops/src/reshape.rs", "let mut seen = vec![false; rank];", RANK),
+    (
+        "crates/ops/src/reshape.rs",
+        "let mut seen = vec![false; rank];",
+        RANK,
+    ),
     (
         "crates/ops/src/reshape.rs",
         "let mut inv = vec![0; self.perm.len()];",
@@ -432,7 +468,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mut oidx = vec![0usize; r];",
         RANK,
     ),
-    ("crates/kernels/src/reduce/window.rs", "big = vec![0; r];", RANK),
+    (
+        "crates/kernels/src/reduce/window.rs",
+        "big = vec![0; r];",
+        RANK,
+    ),
     (
         "crates/kernels/src/reduce/window.rs",
         "|| (Scratch::new(ow, init), vec![0usize; outer_dims.len()]),",
@@ -443,7 +483,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "|| (Scratch::new(w, init), vec![0usize; outer_dims.len()]),",
         RANK,
     ),
-    ("crates/grad/src/lib.rs", "let mut needed = vec![false; n];", RANK),
+    (
+        "crates/grad/src/lib.rs",
+        "let mut needed = vec![false; n];",
+        RANK,
+    ),
     (
         "crates/grad/src/lib.rs",
         "let mut ct: Vec<Option<String>> = vec![None; n];",
@@ -454,10 +498,26 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mut grads = vec![None; args.len()];",
         RANK,
     ),
-    ("crates/ir/src/rule.rs", "grads: vec![None; args.len()],", RANK),
-    ("crates/ops/src/conv_general_dilated/grad.rs", "let mut s = vec!['?'; rank];", RANK),
-    ("crates/ops/src/conv_general_dilated/grad.rs", "let mut perm = vec![0; n + 2];", RANK),
-    ("crates/grad/src/structural.rs", "brace(&vec![0; limits.len()]),", RANK),
+    (
+        "crates/ir/src/rule.rs",
+        "grads: vec![None; args.len()],",
+        RANK,
+    ),
+    (
+        "crates/ops/src/conv_general_dilated/grad.rs",
+        "let mut s = vec!['?'; rank];",
+        RANK,
+    ),
+    (
+        "crates/ops/src/conv_general_dilated/grad.rs",
+        "let mut perm = vec![0; n + 2];",
+        RANK,
+    ),
+    (
+        "crates/grad/src/structural.rs",
+        "brace(&vec![0; limits.len()]),",
+        RANK,
+    ),
     (
         "crates/grad/src/structural.rs",
         "let mut start = vec![0; out.rank()];",
@@ -473,8 +533,16 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "slots: vec![None; c.slots.max(c.params.len())],",
         RANK,
     ),
-    ("crates/eval/src/lib.rs", "slots.resize(comp.slots, (None, 0));", RANK),
-    ("crates/eval/src/assert.rs", "let mut idx = vec![0; dims.len()];", RANK),
+    (
+        "crates/eval/src/lib.rs",
+        "slots.resize(comp.slots, (None, 0));",
+        RANK,
+    ),
+    (
+        "crates/eval/src/assert.rs",
+        "let mut idx = vec![0; dims.len()];",
+        RANK,
+    ),
     (
         "crates/eval/src/fuse.rs",
         "let mut offs = vec![0isize; leaves.len()];",
@@ -490,7 +558,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "status: vec![Status::Running; count],",
         RANK,
     ),
-    ("crates/ir/src/replica/hub.rs", "next_round: vec![0; count],", RANK),
+    (
+        "crates/ir/src/replica/hub.rs",
+        "next_round: vec![0; count],",
+        RANK,
+    ),
     (
         "crates/check/src/broadcast.rs",
         "let mut placed = vec![1usize; hi.ty.rank()];",

@@ -6,7 +6,6 @@ use crate::exit::Exit;
 use std::time::{Duration, Instant};
 use xlet_ir as ir;
 use xlet_ops::registry;
-use xlet_syntax as syntax;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Command<'a> {

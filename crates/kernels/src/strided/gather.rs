@@ -16,7 +16,9 @@ impl<'a, T: Copy> Gather<'a, T> {
     /// reads below trust the plan made here).
     pub fn new(out_dims: &[usize], src: Src<'a, T>) -> Result<Self, KernelError> {
         if !src.fits(out_dims) {
-            return Err(internal("a view to gather does not fit the output's dimensions"));
+            return Err(internal(
+                "a view to gather does not fit the output's dimensions",
+            ));
         }
         let plan = plan(out_dims, [&src.strides]);
         Ok(Gather { src, plan })

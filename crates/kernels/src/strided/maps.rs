@@ -8,11 +8,13 @@ use xlet_core::error::{KernelError, internal};
 
 /// The views must fit the output before the engine reads through them: the
 /// check that makes these functions safe to call with any arguments.
-fn all_fit(out_dims: &[usize], fits: &[bool]) -> Result<(), KernelError> {
+fn all_fit(fits: &[bool]) -> Result<(), KernelError> {
     if fits.iter().all(|&f| f) {
         Ok(())
     } else {
-        Err(internal("an operand view does not fit the output's dimensions"))
+        Err(internal(
+            "an operand view does not fit the output's dimensions",
+        ))
     }
 }
 
@@ -22,7 +24,7 @@ pub fn map1<A: Copy + Sync, O: Send>(
     a: &Src<A>,
     f: impl Fn(A) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
-    all_fit(out_dims, &[a.fits(out_dims)])?;
+    all_fit(&[a.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased()],
@@ -54,7 +56,7 @@ pub fn map2<A: Copy + Sync, B: Copy + Sync, O: Send>(
     b: &Src<B>,
     f: impl Fn(A, B) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
-    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims)])?;
+    all_fit(&[a.fits(out_dims), b.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased(), b.erased()],
@@ -107,7 +109,7 @@ pub fn map3<A: Copy + Sync, B: Copy + Sync, C: Copy + Sync, O: Send>(
     c: &Src<C>,
     f: impl Fn(A, B, C) -> O + Sync,
 ) -> Result<ArrayD<O>, KernelError> {
-    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
+    all_fit(&[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
     drive(
         out_dims,
         [a.erased(), b.erased(), c.erased()],
@@ -148,7 +150,7 @@ pub fn reference_map2<A: Copy, B: Copy, O>(
     b: &Src<B>,
     f: impl Fn(A, B) -> O,
 ) -> Result<ArrayD<O>, KernelError> {
-    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims)])?;
+    all_fit(&[a.fits(out_dims), b.fits(out_dims)])?;
     Ok(ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
         let (mut oa, mut ob) = (0isize, 0isize);
         for d in 0..out_dims.len() {
@@ -169,7 +171,7 @@ pub fn reference_map3<A: Copy, B: Copy, C: Copy, O>(
     c: &Src<C>,
     f: impl Fn(A, B, C) -> O,
 ) -> Result<ArrayD<O>, KernelError> {
-    all_fit(out_dims, &[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
+    all_fit(&[a.fits(out_dims), b.fits(out_dims), c.fits(out_dims)])?;
     Ok(ArrayD::from_shape_fn(IxDyn(out_dims), |ix| {
         let (mut oa, mut ob, mut oc) = (0isize, 0isize, 0isize);
         for d in 0..out_dims.len() {

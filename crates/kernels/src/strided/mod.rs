@@ -32,7 +32,6 @@ pub use tiling::Tiling;
 pub use transpose::gather_tile;
 
 use std::marker::PhantomData;
-use std::mem::MaybeUninit;
 use xlet_core::error::KernelError;
 use xlet_core::value::Nd;
 
@@ -158,8 +157,7 @@ impl<T> Src<'_, T> {
     /// operand reaches along it. An empty output reads nothing and always fits.
     pub fn fits(&self, out_dims: &[usize]) -> bool {
         out_dims.len() == self.strides.len()
-            && (out_dims.contains(&0)
-                || out_dims.iter().zip(&self.extents).all(|(&n, &e)| n <= e))
+            && (out_dims.contains(&0) || out_dims.iter().zip(&self.extents).all(|(&n, &e)| n <= e))
     }
 
     pub fn ptr(&self) -> *const T {

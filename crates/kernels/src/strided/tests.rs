@@ -235,7 +235,10 @@ fn views_that_do_not_fit_are_refused() {
         .into_shared();
     let src = Src::of(&a);
     assert!(map1(&[2, 3], &src, |x| x).is_ok());
-    assert!(map1(&[2, 4], &src, |x| x).is_err(), "longer than the operand");
+    assert!(
+        map1(&[2, 4], &src, |x| x).is_err(),
+        "longer than the operand"
+    );
     assert!(map1(&[6], &src, |x| x).is_err(), "another rank");
     assert!(map1(&[0, 9], &src, |x| x).is_ok(), "empty: reads nothing");
     let row = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[3]), vec![1, 2, 3])
@@ -246,5 +249,8 @@ fn views_that_do_not_fit_are_refused() {
     assert!(map1(&[5, 3], &b, |y| y).is_ok(), "broadcast rows");
     assert!(map1(&[5, 4], &b, |y| y).is_err());
     let twice = Src::broadcast_in_dim(&row, 2, &[1, 1]);
-    assert!(map1(&[3, 3], &twice, |y| y).is_err(), "a map of the wrong length");
+    assert!(
+        map1(&[3, 3], &twice, |y| y).is_err(),
+        "a map of the wrong length"
+    );
 }
