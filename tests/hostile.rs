@@ -3,36 +3,10 @@
 //! built binary and must end quickly with a clear message and exit code 0–3,
 //! never an abort, a hang or a blow-up.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Runs `xlet ARGS... --no-color` with `stdin` piped in (from a thread);
-/// returns (exit code, stdout, stderr, wall time).
-fn run(args: &[&str], stdin: &str) -> (i32, String, String, Duration) {
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .args(args)
-        .arg("--no-color")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let src = stdin.to_string();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(src.as_bytes());
-    });
-    let out: Output = child.wait_with_output().expect("xlet runs");
-    let _ = feeder.join();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        start.elapsed(),
-    )
-}
+use common::xlet_run as run;
+use std::time::Duration;
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("xlet-hostile-{}-{name}", std::process::id()));
@@ -169,4 +143,21 @@ fn piped_repl_inputs_cost_the_input_not_the_session() {
         big < small * 9 + Duration::from_secs(1),
         "2,000 lets: {small:?}; 8,000 lets: {big:?}"
     );
+}
+
+#[test]
+fn a_huge_window_over_padding_skips_it_on_every_path() {
+    // 10^12 window positions, nearly all SAME padding: the native path (add)
+    // skipped them; the whole-array path (`addv`, elementwise) visited each
+    // one and ran for hours. Both must give the same bits, at once.
+    let src = "comp addv(a: f32, b: f32) -> f32 { a + b * 1 }\n\
+               let x = f32[4] {1, 2, 3, 4}\n\
+               let r = ReduceWindow(x, 0.25, add, {1000000000000}, {1}, SAME)\n\
+               then ReduceWindow(x, 0.25, addv, {1000000000000}, {1}, SAME) == r\n\
+               let y = Iota(f32[3x5], 1)\n\
+               let q = ReduceWindow(y, 1, add, {3000000000, 7}, {1, 2}, SAME)\n\
+               then ReduceWindow(y, 1, addv, {3000000000, 7}, {1, 2}, SAME) == q\n";
+    let (code, _, err, t) = run(&["run", "-"], src);
+    assert_eq!(code, 0, "{err}");
+    assert!(t < Duration::from_secs(20), "{t:?}");
 }
