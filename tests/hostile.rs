@@ -161,3 +161,38 @@ fn a_huge_window_over_padding_skips_it_on_every_path() {
     assert_eq!(code, 0, "{err}");
     assert!(t < Duration::from_secs(20), "{t:?}");
 }
+
+#[test]
+fn ctrl_c_stops_a_long_parse() {
+    // 50 MB of statements take seconds to lex and parse; the parser looked at
+    // Ctrl-C only between its passes, so SIGINT was noticed after the whole
+    // parse. Now `run` exits 130 at once. (`check` keeps the default action of
+    // SIGINT: it ends the process.)
+    let dir = temp_dir("long-parse");
+    let file = dir.join("big.xlet");
+    std::fs::write(&file, "let a = f32[4] {1, 2, 3, 4}\n".repeat(1_800_000)).expect("write");
+    for sub in ["run"] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
+            .args(["--no-color", sub])
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("xlet starts");
+        std::thread::sleep(Duration::from_millis(1000));
+        let sent = std::time::Instant::now();
+        // SAFETY: kill only sends a signal to the child we started.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let out = child.wait_with_output().expect("xlet runs");
+        let after = sent.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{sub}: {err}");
+        assert!(
+            after < Duration::from_secs(3),
+            "{sub}: {after:?} after SIGINT"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
