@@ -196,3 +196,35 @@ fn ctrl_c_stops_a_long_parse() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_write_out_limit_counts_every_loop_of_a_gradient() {
+    // Twelve loops of 10^4 trips: each under the write-out limit, so each was
+    // written out (840,000 lines), reaching 1.43 GB and then "internal: the
+    // generated gradient program does not check" under --max-memory 300M. The
+    // limit now counts the whole gradient (later loops are recorded and
+    // replayed), and running out of budget while checking is a memory error.
+    let mut src = String::from(
+        "comp more(s: (s32, f32)) -> pred { GetTupleElement(s, 0) < 10000 }\n\
+         comp body(s: (s32, f32)) -> (s32, f32) { (GetTupleElement(s, 0) + 1, GetTupleElement(s, 1) * 1.0001) }\n\
+         comp f(x: f32) -> f32 {\n  let a0 = x\n",
+    );
+    for i in 1..=12 {
+        src += &format!(
+            "  let a{i} = GetTupleElement(While(more, body, (s32 0, a{})), 1)\n",
+            i - 1
+        );
+    }
+    src += "  a12\n}\nGrad(f, f32 1)\n";
+    let (code, out, err, t) = run(&["run", "-", "--max-memory", "300M"], &src);
+    assert_eq!(code, 0, "{}", &err[..err.len().min(2000)]);
+    assert!(out.starts_with("f32 "), "{out}");
+    assert!(t < Duration::from_secs(60), "{t:?}");
+    let (code, _, err, _) = run(&["run", "-", "--max-memory", "100M"], &src);
+    let head = &err[..err.len().min(2000)];
+    assert!((0..=3).contains(&code), "{code}: {head}");
+    assert!(!err.contains("internal"), "{head}");
+    if code != 0 {
+        assert!(err.contains("--max-memory"), "{head}");
+    }
+}
