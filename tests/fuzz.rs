@@ -722,8 +722,10 @@ const GEN_EXECS: u64 = 120;
 /// Salt of the generators' seed, so they do not share the campaign's streams.
 const GEN_SALT: u64 = 0x6e6e_2121;
 /// One generated program may run this long (the binary, with its own memory
-/// budget); longer is a hang.
-const GEN_TIME: Duration = Duration::from_secs(20);
+/// budget) before it is sent SIGINT; not ending `HANG_GRACE` after that is a hang.
+const GEN_TIME: Duration = Duration::from_secs(10);
+/// The outcome slot of a program that was slow and stopped at Ctrl-C (exit 130).
+const INTERRUPTED_CODE: i32 = 4;
 /// The budget each generated program runs under (`--max-memory`), and the
 /// address space of the process (an unaccounted blow-up aborts instead of
 /// swapping; the trials used `ulimit -v 8000000`).
@@ -1054,10 +1056,20 @@ fn run_generated(g: &Gen) -> Result<i32, String> {
         String::from_utf8_lossy(&head).into_owned()
     });
     let started = Instant::now();
+    let mut interrupted = false;
     let status = loop {
         match child.try_wait() {
             Ok(Some(s)) => break Some(s),
-            Ok(None) if started.elapsed() > GEN_TIME => {
+            Ok(None) if !interrupted && started.elapsed() > GEN_TIME => {
+                // Too slow (a legitimately large computation, or a hang):
+                // Ctrl-C it, as the in-process campaign does.
+                // SAFETY: kill only sends a signal to the child we started.
+                unsafe {
+                    libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+                }
+                interrupted = true;
+            }
+            Ok(None) if started.elapsed() > GEN_TIME + HANG_GRACE => {
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;
@@ -1069,7 +1081,9 @@ fn run_generated(g: &Gen) -> Result<i32, String> {
     let _ = feeder.join();
     let err = reader.join().unwrap_or_default();
     let Some(status) = status else {
-        return Err(format!("no end within {GEN_TIME:?}"));
+        return Err(format!(
+            "no end within {GEN_TIME:?}, nor {HANG_GRACE:?} after Ctrl-C"
+        ));
     };
     let code = match status.code() {
         Some(c) => c,
@@ -1078,6 +1092,9 @@ fn run_generated(g: &Gen) -> Result<i32, String> {
             return Err(format!("killed by signal {:?}", status.signal()));
         }
     };
+    if interrupted && code == 130 {
+        return Ok(INTERRUPTED_CODE);
+    }
     if !(0..=3).contains(&code) {
         return Err(format!("exit code {code}: {}", head(&err)));
     }
@@ -1100,7 +1117,7 @@ fn generated() -> Result<(), Failed> {
     let dir = work_dir().join("generated");
     let _ = std::fs::create_dir_all(&dir);
     let started = Instant::now();
-    let mut codes = [0u64; 4];
+    let mut codes = [0u64; 5];
     let mut problems = vec![];
     let mut slowest = (Duration::ZERO, "");
     for n in 0..execs {
@@ -1133,7 +1150,7 @@ fn generated() -> Result<(), Failed> {
         }
     }
     println!(
-        "fuzz: generated, seed {seed}: {execs} programs in {:.1} s; exit codes 0/1/2/3: {codes:?}; {} findings; slowest {:.1?} ({})",
+        "fuzz: generated, seed {seed}: {execs} programs in {:.1} s; exit codes 0/1/2/3 and slow programs stopped by Ctrl-C: {codes:?}; {} findings; slowest {:.1?} ({})",
         started.elapsed().as_secs_f64(),
         problems.len(),
         slowest.0,
