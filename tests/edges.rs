@@ -2,22 +2,12 @@
 //! a byte-order mark at the start of a file or of stdin, and deeply nested
 //! calls, each run through the built binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn xlet(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .arg("--no-color")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    child.wait_with_output().expect("xlet runs")
+    common::xlet_output(args, stdin).0
 }
 
 fn text(b: &[u8]) -> String {

@@ -12,6 +12,11 @@
 //! - Longer, deliberate runs: `XLET_FUZZ_EXECS=1000000 XLET_FUZZ_SEED=7
 //!   cargo test --release --test fuzz -- --nocapture`, or `XLET_FUZZ_SECONDS=600`.
 //!
+//! - `generated`: programs written by generators for the ops of issue 21
+//!   (extreme attributes, huge and empty shapes, deep nesting on replicas,
+//!   gradients, loops), run through the xlet binary (spec/fuzzing.md §4);
+//!   `XLET_FUZZ_GEN_EXECS=N` for more.
+//!
 //! Every failure (panic, abort, hang) is saved under `target/fuzz/crashes/` and
 //! replayed by later runs (`saved_crash/...` trials) until it is fixed and moved
 //! into `conformance/fuzz/` as a case (the corpus the fuzzer mutates includes it).
@@ -52,6 +57,7 @@ fn main() {
     let mut trials = vec![
         Trial::test("campaign", campaign),
         Trial::test("harness_reports_an_abort", harness_reports_an_abort),
+        Trial::test("generated", generated),
     ];
     for path in saved_crashes() {
         let name = format!("saved_crash/{}", file_stem(&path));
@@ -706,5 +712,453 @@ fn execute(src: &str) -> Outcome {
                 xlet::diag::Stage::Runtime => Outcome::RuntimeFailure,
             }
         }
+    }
+}
+
+// ---------------------------------------------------------------- generated programs
+
+/// Programs of the generators (below) in `cargo test`: fixed, as the campaign's.
+const GEN_EXECS: u64 = 120;
+/// Salt of the generators' seed, so they do not share the campaign's streams.
+const GEN_SALT: u64 = 0x6e6e_2121;
+/// One generated program may run this long (the binary, with its own memory
+/// budget) before it is sent SIGINT; not ending `HANG_GRACE` after that is a hang.
+const GEN_TIME: Duration = Duration::from_secs(10);
+/// The outcome slot of a program that was slow and stopped at Ctrl-C (exit 130).
+const INTERRUPTED_CODE: i32 = 4;
+/// The budget each generated program runs under (`--max-memory`), and the
+/// address space of the process (an unaccounted blow-up aborts instead of
+/// swapping; the issue's trials used `ulimit -v 8000000`).
+const GEN_MAX_MEMORY: &str = "256M";
+const GEN_ADDRESS_SPACE: u64 = 8 << 30;
+
+/// A generated program and the command-line options it runs with.
+struct Gen {
+    kind: &'static str,
+    src: String,
+    args: Vec<String>,
+}
+
+/// Integers on the edges of i64 and of sizes (attribute values, indices).
+const EXTREMES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "-3",
+    "1000000000000",
+    "-1000000000000",
+    "4294967296",
+    "2147483647",
+    "4611686018427387904",
+    "-4611686018427387904",
+    "9223372036854775806",
+    "-9223372036854775806",
+    "9223372036854775807",
+    "-9223372036854775807",
+    "-9223372036854775808",
+    "18446744073709551615",
+];
+
+/// Sizes: small, zero, huge (windows, strides, dilations, slice sizes, dims).
+const SIZES: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "3",
+    "5",
+    "1000000",
+    "1000000000000",
+    "4294967296",
+    "4611686018427387904",
+    "9223372036854775807",
+];
+
+/// Operands (expression, rank): small, empty, large, huge-by-zero.
+const OPERANDS: &[(&str, usize)] = &[
+    ("f32[4] {1, 2, 3, 4}", 1),
+    ("f32[0] {}", 1),
+    ("Iota(f32[100000], 0)", 1),
+    ("Broadcast(f32 1, {3000000})", 1),
+    ("f32 7", 0),
+    ("Iota(f32[2x3], 1)", 2),
+    ("Broadcast(f32 2, {0, 9223372036854775807})", 2),
+    ("Iota(f32[1000x1000], 0)", 2),
+    ("Iota(f32[3x0x5], 2)", 3),
+    ("Iota(f32[2x2x2], 2)", 3),
+];
+
+impl Rng {
+    fn of<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        self.pick(xs).copied().unwrap_or("0")
+    }
+    /// An extreme integer half the time, a small size otherwise.
+    fn int(&mut self) -> &'static str {
+        if self.below(2) == 0 {
+            self.of(EXTREMES)
+        } else {
+            self.of(SIZES)
+        }
+    }
+    fn list(&mut self, n: usize, mut item: impl FnMut(&mut Rng) -> String) -> String {
+        let v: Vec<String> = (0..n).map(|_| item(self)).collect();
+        format!("{{{}}}", v.join(", "))
+    }
+    fn operand(&mut self) -> (&'static str, usize) {
+        self.pick(OPERANDS).copied().unwrap_or(("f32 0", 0))
+    }
+    /// Usually the operand's rank, sometimes one off (a constraint error).
+    fn rank_for(&mut self, r: usize) -> usize {
+        match self.below(10) {
+            0 => r + 1,
+            1 => r.saturating_sub(1),
+            _ => r,
+        }
+    }
+}
+
+/// Comps every generated program may call: native (`add`, `max`),
+/// whole-array (`addv`) and per-call (`addg`) reductions, a comparator.
+const PRELUDE: &str = "comp plus(a: f32, b: f32) -> f32 { a + b }\n\
+comp addv(a: f32, b: f32) -> f32 { a + b * 1 }\n\
+comp addg(a: f32, b: f32) -> f32 { plus(a, b) }\n\
+comp less(a: f32, b: f32) -> pred { a < b }\n";
+
+/// One program of generator number `n` of the campaign with `seed`.
+fn generate(rng: &mut Rng) -> Gen {
+    let mut args: Vec<String> = vec![];
+    let (kind, body): (&'static str, String) = match rng.below(12) {
+        0 => {
+            let (x, r) = rng.operand();
+            let r = rng.rank_for(r);
+            let cfg = rng.list(r, |g| format!("{{{}, {}, {}}}", g.int(), g.int(), g.int()));
+            ("pad", format!("Pad({x}, f32 0, {cfg})"))
+        }
+        1 => {
+            let (x, r) = rng.operand();
+            let r = rng.rank_for(r);
+            let comp = rng.of(&["add", "max", "addv", "addg"]);
+            let win = rng.list(r, |g| g.of(SIZES).to_string());
+            let strides = rng.list(r, |g| g.of(SIZES).to_string());
+            let pad = match rng.below(3) {
+                0 => "SAME".to_string(),
+                1 => "VALID".to_string(),
+                _ => rng.list(r, |g| format!("{{{}, {}}}", g.int(), g.int())),
+            };
+            let mut s = format!("ReduceWindow({x}, f32 0, {comp}, {win}, {strides}, {pad}");
+            if rng.below(2) == 0 {
+                let b = rng.list(r, |g| g.of(SIZES).to_string());
+                let w = rng.list(r, |g| g.of(SIZES).to_string());
+                s += &format!(", base_dilations={b}, window_dilations={w}");
+            }
+            ("reduce_window", s + ")")
+        }
+        2 => {
+            let idx = match rng.below(3) {
+                0 => format!(
+                    "s64[2x1] {{{{{}}}, {{{}}}}}",
+                    rng.of(EXTREMES),
+                    rng.of(EXTREMES)
+                ),
+                1 => format!("Broadcast(s8 0, {{{}, 1}})", rng.of(SIZES)),
+                _ => "s32[0x1] {}".to_string(),
+            };
+            let x = rng.of(&["f32[4] {1, 2, 3, 4}", "f32[0] {}", "Iota(f32[100000], 0)"]);
+            (
+                "gather",
+                format!(
+                    "Gather({x}, {idx}, offset_dims={{1}}, collapsed_slice_dims={{}}, \
+                     start_index_map={{0}}, index_vector_dim=1, slice_sizes={{{}}})",
+                    rng.int()
+                ),
+            )
+        }
+        3 => {
+            let n = rng.of(&["0", "2", "1000000", "100000000", "9223372036854775807"]);
+            let x = rng.of(&["f32[4] {1, 2, 3, 4}", "f32[0] {}", "Iota(f32[100000], 0)"]);
+            let e = rng.of(EXTREMES);
+            let comp = rng.of(&["add", "addg"]);
+            (
+                "scatter",
+                format!(
+                    "Scatter({x}, Broadcast(s64 {e}, {{{n}, 1}}), Broadcast(f32 1, {{{n}}}), {comp}, \
+                     update_window_dims={{}}, inserted_window_dims={{0}}, \
+                     scatter_dims_to_operand_dims={{0}}, index_vector_dim=1)"
+                ),
+            )
+        }
+        4 => {
+            let (x, _) = rng.operand();
+            let d = rng.of(EXTREMES);
+            match rng.below(3) {
+                0 => ("sort", format!("Sort({x}, dimension={d})")),
+                1 => ("sort", format!("Sort({x}, dimension={d}, comparator=less)")),
+                _ => ("sort", format!("Sort({{{x}, {x}}}, comparator=less)")),
+            }
+        }
+        5 => {
+            let (x, r) = rng.operand();
+            let r = rng.rank_for(r);
+            let starts = rng.list(r, |g| g.of(EXTREMES).to_string());
+            let sizes = rng.list(r, |g| g.int().to_string());
+            (
+                "dynamic_slice",
+                format!("DynamicSlice({x}, {starts}, {sizes})"),
+            )
+        }
+        6 => {
+            let n = rng.of(&["0", "4", "100000"]);
+            let k = rng.of(&["1", "2", "3"]);
+            let s = rng.of(SIZES);
+            let pad = match rng.below(3) {
+                0 => "SAME".to_string(),
+                1 => "VALID".to_string(),
+                _ => format!("{{{{{}, {}}}}}", rng.int(), rng.int()),
+            };
+            let mut c = format!(
+                "ConvGeneralDilated(Iota(f32[1x1x{n}], 2), Broadcast(f32 1, {{1, 1, {k}}}), {{{s}}}, {pad}"
+            );
+            if rng.below(2) == 0 {
+                c += &format!(
+                    ", lhs_dilation={{{}}}, rhs_dilation={{{}}}",
+                    rng.of(SIZES),
+                    rng.of(SIZES)
+                );
+            }
+            ("conv", c + ")")
+        }
+        7 => {
+            let e = rng.of(SIZES);
+            let f = rng.of(SIZES);
+            let s = match rng.below(6) {
+                0 => format!("Iota(f32[0x{e}], 0)"),
+                1 => format!("Reshape(f32[0] {{}}, {{0, {e}}})"),
+                2 => format!("Broadcast(f32 1, {{{e}, {f}, 0}})"),
+                3 => format!("f32[{e}x{f}] {{}}"),
+                4 => format!("Iota(f32[{e}x{f}], 1)"),
+                _ => format!("Reshape(Iota(f32[{e}], 0), {{{f}, {e}}})"),
+            };
+            ("shapes", s)
+        }
+        8 => {
+            // A chain of comps calling comps, evaluated on every replica.
+            let depth: usize = *rng.pick(&[10, 100, 1000, 3000, 6000]).unwrap_or(&10);
+            let mut s = String::from("comp c0(a: f32) -> f32 { a + 1 }\n");
+            for i in 1..=depth {
+                s += &format!("comp c{i}(a: f32) -> f32 {{ c{}(a) * 1 }}\n", i - 1);
+            }
+            args = replicas(rng);
+            ("comp_chain", s + &format!("c{depth}(f32 1)"))
+        }
+        9 => {
+            // Deep nesting: parentheses, Tuple(...) and calls, on replicas.
+            let depth: usize = *rng.pick(&[100, 1000, 4000, 5000, 20000]).unwrap_or(&100);
+            let s = match rng.below(3) {
+                0 => format!("{}f32 1{}", "(".repeat(depth), " + 1)".repeat(depth)),
+                1 => format!("{}f32 1{}", "Tuple(".repeat(depth), ")".repeat(depth)),
+                _ => format!("{}f32 1{}", "Add(f32 1, ".repeat(depth), ")".repeat(depth)),
+            };
+            args = replicas(rng);
+            ("nesting", s)
+        }
+        10 => {
+            // Gradients of gradients.
+            let k = 1 + rng.below(10);
+            let f0 = rng.of(&["Sin(x) * x", "Tanh(x) * Exp(x)", "x * x * x"]);
+            let mut s = format!("comp f0(x: f32) -> f32 {{ {f0} }}\n");
+            for i in 1..=k {
+                s += &format!("comp f{i}(x: f32) -> f32 {{ Grad(f{}, x) }}\n", i - 1);
+            }
+            ("grad", s + &format!("f{k}(f32 0.5)"))
+        }
+        _ => {
+            // Loops, alone and under a gradient, with extreme bounds.
+            let bound = rng.of(&["0", "10", "10000", "100000", "-2147483648", "2147483647"]);
+            let step = if bound == "2147483647" { "0" } else { "1" };
+            let loops = 1 + rng.below(12);
+            let mut s = format!(
+                "comp more(s: (s32, f32)) -> pred {{ GetTupleElement(s, 0) < s32 {bound} }}\n\
+                 comp body(s: (s32, f32)) -> (s32, f32) {{ (GetTupleElement(s, 0) + {step}, GetTupleElement(s, 1) * 1.0001) }}\n\
+                 comp f(x: f32) -> f32 {{\n  let a0 = x\n"
+            );
+            if step == "0" {
+                // An endless loop: stopped by --max-steps.
+                args = vec!["--max-steps".into(), "1000".into()];
+            }
+            for i in 1..=loops {
+                s += &format!(
+                    "  let a{i} = GetTupleElement(While(more, body, (s32 0, a{})), 1)\n",
+                    i - 1
+                );
+            }
+            s += &format!("  a{loops}\n}}\n");
+            if rng.below(2) == 0 {
+                ("while", s + "f(f32 1)")
+            } else {
+                // A loop of 10^5 trips is recorded and replayed, not written out:
+                // about 10 s per loop in the dev profile, too slow to bound here.
+                let s = s.replace("s32 100000 }", "s32 10000 }");
+                ("grad_while", s + "Grad(f, f32 1)")
+            }
+        }
+    };
+    // Definitions (if any) come before the last line, the expression.
+    let (defs, expr) = body.rsplit_once('\n').unwrap_or(("", &body));
+    Gen {
+        kind,
+        src: format!("{PRELUDE}{defs}\nlet r = {expr}\nr\n"),
+        args,
+    }
+}
+
+/// `--replicas N` now and then (deep evaluation on every replica's thread).
+fn replicas(rng: &mut Rng) -> Vec<String> {
+    match rng.below(4) {
+        0 => vec![],
+        n => vec!["--replicas".into(), ["2", "16", "64"][n - 1].into()],
+    }
+}
+
+/// How a generated program ended: the exit code, or why it is a finding.
+fn run_generated(g: &Gen) -> Result<i32, String> {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xlet"));
+    cmd.args(["--no-color", "run", "-", "--max-memory", GEN_MAX_MEMORY])
+        .args(&g.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: the closure only calls setrlimit, async-signal-safe, before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: GEN_ADDRESS_SPACE,
+                rlim_max: GEN_ADDRESS_SPACE,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &lim);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().map_err(|e| format!("cannot start xlet: {e}"))?;
+    let mut input = child.stdin.take().ok_or("no stdin")?;
+    let src = g.src.clone();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(src.as_bytes());
+    });
+    let mut stderr = child.stderr.take().ok_or("no stderr")?;
+    // Only the head of stderr is kept (a diagnostic may quote a long program).
+    let reader = std::thread::spawn(move || {
+        let mut head = Vec::new();
+        let _ = (&mut stderr).take(1 << 20).read_to_end(&mut head);
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        String::from_utf8_lossy(&head).into_owned()
+    });
+    let started = Instant::now();
+    let mut interrupted = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(s)) => break Some(s),
+            Ok(None) if !interrupted && started.elapsed() > GEN_TIME => {
+                // Too slow (a legitimately large computation, or a hang):
+                // Ctrl-C it, as the in-process campaign does.
+                // SAFETY: kill only sends a signal to the child we started.
+                unsafe {
+                    libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+                }
+                interrupted = true;
+            }
+            Ok(None) if started.elapsed() > GEN_TIME + HANG_GRACE => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("cannot wait for xlet: {e}")),
+        }
+    };
+    let _ = feeder.join();
+    let err = reader.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Err(format!(
+            "no end within {GEN_TIME:?}, nor {HANG_GRACE:?} after Ctrl-C"
+        ));
+    };
+    let code = match status.code() {
+        Some(c) => c,
+        None => {
+            use std::os::unix::process::ExitStatusExt;
+            return Err(format!("killed by signal {:?}", status.signal()));
+        }
+    };
+    if interrupted && code == 130 {
+        return Ok(INTERRUPTED_CODE);
+    }
+    if !(0..=3).contains(&code) {
+        return Err(format!("exit code {code}: {}", head(&err)));
+    }
+    if err.contains("panicked") || err.contains("internal") {
+        return Err(format!("exit code {code}, but stderr says: {}", head(&err)));
+    }
+    Ok(code)
+}
+
+/// The start of a diagnostic, on one line.
+fn head(err: &str) -> String {
+    one_line(err).chars().take(400).collect()
+}
+
+/// Programs from the generators run through the binary: extreme attributes,
+/// huge and empty shapes, deep nesting on replicas, gradients and loops.
+fn generated() -> Result<(), Failed> {
+    let seed = env_u64("XLET_FUZZ_SEED").unwrap_or(SHORT_SEED);
+    let execs = env_u64("XLET_FUZZ_GEN_EXECS").unwrap_or(GEN_EXECS);
+    let dir = work_dir().join("generated");
+    let _ = std::fs::create_dir_all(&dir);
+    let started = Instant::now();
+    let mut codes = [0u64; 5];
+    let mut problems = vec![];
+    let mut slowest = (Duration::ZERO, "");
+    for n in 0..execs {
+        let g = generate(&mut Rng::for_input(seed ^ GEN_SALT, n));
+        let t0 = Instant::now();
+        let r = run_generated(&g);
+        let took = t0.elapsed();
+        if took > slowest.0 {
+            slowest = (took, g.kind);
+        }
+        if std::env::var_os("XLET_FUZZ_VERBOSE").is_some() {
+            eprintln!("generated {n} ({}, {took:.1?}): {r:?}", g.kind);
+        }
+        match r {
+            Ok(c) => codes[c as usize] += 1,
+            Err(why) => {
+                let path = dir.join(format!("gen-{:016x}.xlet", fnv(g.src.as_bytes())));
+                let text = format!(
+                    "// xlet run - --max-memory {GEN_MAX_MEMORY} {}\n{}",
+                    g.args.join(" "),
+                    g.src
+                );
+                let _ = std::fs::write(&path, text);
+                problems.push(format!(
+                    "FOUND generated input {n} ({}): {why}; saved as {}",
+                    g.kind,
+                    path.display()
+                ));
+            }
+        }
+    }
+    println!(
+        "fuzz: generated, seed {seed}: {execs} programs in {:.1} s; exit codes 0/1/2/3 and slow programs stopped by Ctrl-C: {codes:?}; {} findings; slowest {:.1?} ({})",
+        started.elapsed().as_secs_f64(),
+        problems.len(),
+        slowest.0,
+        slowest.1
+    );
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n").into())
     }
 }

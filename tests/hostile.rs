@@ -3,36 +3,10 @@
 //! built binary and must end quickly with a clear message and exit code 0–3,
 //! never an abort, a hang or a blow-up.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Runs `xlet ARGS... --no-color` with `stdin` piped in (from a thread);
-/// returns (exit code, stdout, stderr, wall time).
-fn run(args: &[&str], stdin: &str) -> (i32, String, String, Duration) {
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .args(args)
-        .arg("--no-color")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let src = stdin.to_string();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(src.as_bytes());
-    });
-    let out: Output = child.wait_with_output().expect("xlet runs");
-    let _ = feeder.join();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        start.elapsed(),
-    )
-}
+use common::xlet_run as run;
+use std::time::Duration;
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("xlet-hostile-{}-{name}", std::process::id()));
@@ -169,4 +143,88 @@ fn piped_repl_inputs_cost_the_input_not_the_session() {
         big < small * 9 + Duration::from_secs(1),
         "2,000 lets: {small:?}; 8,000 lets: {big:?}"
     );
+}
+
+#[test]
+fn a_huge_window_over_padding_skips_it_on_every_path() {
+    // 10^12 window positions, nearly all SAME padding: the native path (add)
+    // skipped them; the whole-array path (`addv`, elementwise) visited each
+    // one and ran for hours. Both must give the same bits, at once.
+    let src = "comp addv(a: f32, b: f32) -> f32 { a + b * 1 }\n\
+               let x = f32[4] {1, 2, 3, 4}\n\
+               let r = ReduceWindow(x, 0.25, add, {1000000000000}, {1}, SAME)\n\
+               then ReduceWindow(x, 0.25, addv, {1000000000000}, {1}, SAME) == r\n\
+               let y = Iota(f32[3x5], 1)\n\
+               let q = ReduceWindow(y, 1, add, {3000000000, 7}, {1, 2}, SAME)\n\
+               then ReduceWindow(y, 1, addv, {3000000000, 7}, {1, 2}, SAME) == q\n";
+    let (code, _, err, t) = run(&["run", "-"], src);
+    assert_eq!(code, 0, "{err}");
+    assert!(t < Duration::from_secs(20), "{t:?}");
+}
+
+#[test]
+fn ctrl_c_stops_a_long_parse() {
+    // 50 MB of statements take seconds to lex and parse; the parser looked at
+    // Ctrl-C only between its passes, so SIGINT was noticed after the whole
+    // parse. Now `run` exits 130 at once. (`check` keeps the default action of
+    // SIGINT: it ends the process.)
+    let dir = temp_dir("long-parse");
+    let file = dir.join("big.xlet");
+    std::fs::write(&file, "let a = f32[4] {1, 2, 3, 4}\n".repeat(1_800_000)).expect("write");
+    for sub in ["run"] {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
+            .args(["--no-color", sub])
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("xlet starts");
+        std::thread::sleep(Duration::from_millis(1000));
+        let sent = std::time::Instant::now();
+        // SAFETY: kill only sends a signal to the child we started.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let out = child.wait_with_output().expect("xlet runs");
+        let after = sent.elapsed();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{sub}: {err}");
+        assert!(
+            after < Duration::from_secs(3),
+            "{sub}: {after:?} after SIGINT"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_write_out_limit_counts_every_loop_of_a_gradient() {
+    // Twelve loops of 10^4 trips: each under the write-out limit, so each was
+    // written out (840,000 lines), reaching 1.43 GB and then "internal: the
+    // generated gradient program does not check" under --max-memory 300M. The
+    // limit now counts the whole gradient (later loops are recorded and
+    // replayed), and running out of budget while checking is a memory error.
+    let mut src = String::from(
+        "comp more(s: (s32, f32)) -> pred { GetTupleElement(s, 0) < 10000 }\n\
+         comp body(s: (s32, f32)) -> (s32, f32) { (GetTupleElement(s, 0) + 1, GetTupleElement(s, 1) * 1.0001) }\n\
+         comp f(x: f32) -> f32 {\n  let a0 = x\n",
+    );
+    for i in 1..=12 {
+        src += &format!(
+            "  let a{i} = GetTupleElement(While(more, body, (s32 0, a{})), 1)\n",
+            i - 1
+        );
+    }
+    src += "  a12\n}\nGrad(f, f32 1)\n";
+    let (code, out, err, t) = run(&["run", "-", "--max-memory", "300M"], &src);
+    assert_eq!(code, 0, "{}", &err[..err.len().min(2000)]);
+    assert!(out.starts_with("f32 "), "{out}");
+    assert!(t < Duration::from_secs(60), "{t:?}");
+    let (code, _, err, _) = run(&["run", "-", "--max-memory", "100M"], &src);
+    let head = &err[..err.len().min(2000)];
+    assert!((0..=3).contains(&code), "{code}: {head}");
+    assert!(!err.contains("internal"), "{head}");
+    if code != 0 {
+        assert!(err.contains("--max-memory"), "{head}");
+    }
 }

@@ -1,4 +1,4 @@
-//! What the peak-memory tests share: running `xlet` on a program fed through
+//! What the tests of the binary share: running `xlet` on a program fed through
 //! stdin, and the peak resident size of the children waited for.
 //!
 //! Each peak test is a test binary of its own (one test per file): the kernel
@@ -8,7 +8,7 @@
 #![allow(dead_code)] // each test binary uses part of this
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Runs `xlet` with `args`, `src` on its stdin (fed from a thread, so a big
@@ -36,6 +36,40 @@ pub fn run_xlet(args: &[&str], src: String) -> Duration {
         String::from_utf8_lossy(&out.stderr)
     );
     t.elapsed()
+}
+
+/// Runs `xlet --no-color ARGS...` with `stdin` fed from a thread (so a big
+/// program cannot fill the pipe while xlet writes), whatever its exit status.
+/// Returns its output and the wall time.
+pub fn xlet_output(args: &[&str], stdin: &str) -> (Output, Duration) {
+    let t = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
+        .arg("--no-color")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xlet starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let src = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(src.as_bytes());
+    });
+    let out = child.wait_with_output().expect("xlet runs");
+    let _ = feeder.join();
+    (out, t.elapsed())
+}
+
+/// `xlet_output` as (exit code, -1 for a signal; stdout; stderr; wall time).
+pub fn xlet_run(args: &[&str], stdin: &str) -> (i32, String, String, Duration) {
+    let (out, t) = xlet_output(args, stdin);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        t,
+    )
 }
 
 /// The largest resident size, in KiB, of any child this process has waited for.

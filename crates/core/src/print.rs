@@ -255,14 +255,7 @@ fn tuple_flat_len(items: &[Value], opts: &PrintOptions, cap: usize) -> usize {
             Value::Array(a) => {
                 let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
                 with_array!(a, x => {
-                    let mut body = Body {
-                        a: x,
-                        dims: x.shape(),
-                        elide,
-                        edge: opts.edge,
-                        idx: vec![0; x.ndim()],
-                        scratch: String::new(),
-                    };
+                    let mut body = Body::new(x, elide, opts.edge);
                     body.flat_len(0, left)
                 })
             }
@@ -329,14 +322,7 @@ fn array_body(
 ) -> Result<(), PrintError> {
     let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
     with_array!(a, x => {
-        let mut body = Body {
-            a: x,
-            dims: x.shape(),
-            elide,
-            edge: opts.edge,
-            idx: vec![0; x.ndim()],
-            scratch: String::new(),
-        };
+        let mut body = Body::new(x, elide, opts.edge);
         body.layout(out, 0, opts.width.saturating_sub(indent), indent)
     })
 }
@@ -362,6 +348,20 @@ struct Body<'a, T> {
     /// The index being visited; `idx[..depth]` is fixed by the enclosing lists.
     idx: Vec<usize>,
     scratch: String,
+}
+
+impl<'a, T> Body<'a, T> {
+    /// The body of `a`, elided to `edge` entries per end of a dimension when `elide`.
+    fn new(x: &'a Nd<T>, elide: bool, edge: usize) -> Self {
+        Body {
+            a: x,
+            dims: x.shape(),
+            elide,
+            edge,
+            idx: vec![0; x.ndim()],
+            scratch: String::new(),
+        }
+    }
 }
 
 impl<T: FormatElem> Body<'_, T> {

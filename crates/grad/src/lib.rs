@@ -52,6 +52,9 @@ pub struct Generated {
     pub captures_of: HashMap<String, usize>,
     /// Helper comps written for rules (`rule::Env::helper`), by key.
     pub helpers: HashMap<String, String>,
+    /// Nodes added by written-out loops so far, over the whole gradient (every
+    /// loop of every comp): together they may add at most `UNROLLED_NODES`.
+    pub unrolled: usize,
 }
 
 /// The `rule::Env` of one comp's backward pass.
@@ -365,9 +368,11 @@ struct Lin<'f> {
 /// its callee's forward pass in the callee's vjp comp instead).
 const INLINE_NODES: usize = 1 << 20;
 
-/// A While written out for a gradient may add at most this many nodes: the
-/// generated program is parsed and checked like a user's, at about 3 KB per
-/// node, so 2^17 nodes cost about 0.4 GB and a second or two.
+/// The While loops written out for one gradient may add at most this many
+/// nodes together (not each: twelve loops just under it would make a program
+/// twelve times as large): the generated program is parsed and checked like a
+/// user's, at about 3 KB per node, so 2^17 nodes cost about 0.4 GB and a
+/// second or two. Loops past it are recorded and replayed instead.
 const UNROLLED_NODES: usize = 1 << 17;
 
 /// Whether `c` (or anything it calls) reads a top-level value: such a comp
@@ -615,8 +620,9 @@ impl<'f> Lin<'f> {
         taken: &dyn Fn(&str) -> bool,
         depth: usize,
     ) -> Result<Option<usize>, GradError> {
+        let room = UNROLLED_NODES.saturating_sub(g.unrolled);
         let trips = match trip_count::trip_count(cond, body, self.nodes[init].known.clone()) {
-            Ok(t) if t.saturating_mul(body.body.len() + 1) <= UNROLLED_NODES => t,
+            Ok(t) if t.saturating_mul(body.body.len() + 1) <= room => t,
             _ => return Ok(None),
         };
         let first = self.nodes.len();
@@ -628,7 +634,7 @@ impl<'f> Lin<'f> {
         }
         let mut state = init;
         for t in 1..=trips {
-            if self.nodes.len() - first > UNROLLED_NODES || self.nodes.len() > INLINE_NODES {
+            if self.nodes.len() - first > room || self.nodes.len() > INLINE_NODES {
                 // Its calls made the loop too long after all: undo, and leave
                 // it to the While's own rule.
                 self.nodes.truncate(first);
@@ -653,6 +659,7 @@ impl<'f> Lin<'f> {
                 )
             };
         }
+        g.unrolled = g.unrolled.saturating_add(self.nodes.len() - first);
         Ok(Some(match name {
             Some(n) => {
                 self.w.bind_named(&n, self.nodes[state].text.clone());

@@ -89,13 +89,27 @@ pub fn differentiate(
     let mut env = env.clone();
     let mut seen = std::collections::HashSet::new();
     captured_types(f, &mut env.globals, &mut seen);
-    let checked = check_generated(&g.text, &env, limits, captures).map_err(|d| GradError {
-        message: format!(
-            "internal: the generated gradient program does not check ({}); it reads:\n{}",
-            d.first().map_or(String::new(), |d| d.message.clone()),
-            g.text
-        ),
-        span: None,
+    let checked = check_generated(&g.text, &env, limits, captures).map_err(|d| {
+        let first = d.first().map_or(String::new(), |d| d.message.clone());
+        // Out of memory while checking the generated program is the budget
+        // speaking, not a bug: say so, without the (huge) program.
+        if first.contains("out of memory budget") {
+            return GradError {
+                message: format!(
+                    "the gradient of `{}` is too large to check within the memory budget ({first}); \
+                     raise --max-memory or differentiate a smaller computation",
+                    f.name
+                ),
+                span: None,
+            };
+        }
+        GradError {
+            message: format!(
+                "internal: the generated gradient program does not check ({first}); it reads:\n{}",
+                g.text
+            ),
+            span: None,
+        }
     })?;
     let comp = checked.comps.get(&name).cloned().ok_or_else(|| GradError {
         message: "internal: the generated gradient comp is missing".into(),

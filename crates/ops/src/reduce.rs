@@ -280,6 +280,27 @@ pub fn collate(mut outs: Vec<Array>) -> Value {
     }
 }
 
+/// The init values as the scalar values the generic path passes to the comp.
+pub fn init_values(inits: &[Array]) -> Vec<Value> {
+    inits.iter().cloned().map(Value::Array).collect()
+}
+
+/// The generic path of Reduce and ReduceWindow: outputs of `out_dims` (one
+/// array per operand, of the types `elems`), each combining `n` elements by
+/// calling the comp on scalars in the one order; `elem(o, t)` gives element t
+/// of output o, one scalar per operand.
+pub fn generic_outputs(
+    (cx, comp): (&dyn EvalCx, &Arc<Comp>),
+    init_vals: &[Value],
+    elems: &[ElemType],
+    out_dims: &[usize],
+    n: usize,
+    elem: &mut dyn FnMut(usize, usize) -> Result<Vec<Value>, KernelError>,
+) -> Result<Vec<Array>, KernelError> {
+    let mut call = |a: &[Value]| cx.call_comp(comp, a);
+    generic::reduce_to_arrays(n, init_vals, elems, out_dims, elem, &mut call)
+}
+
 impl Kernel for ReduceKernel {
     /// Add, Mul, Max and Min reductions of one operand (spec/grad.md §4).
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
@@ -314,21 +335,14 @@ impl Kernel for ReduceKernel {
                     .iter()
                     .map(|x| rows_of(x, &self.dims))
                     .collect::<Result<_, _>>()?;
-                let init_vals: Vec<Value> = inits.iter().cloned().map(Value::Array).collect();
+                let init_vals = init_values(inits);
                 let mut elem = |o: usize, t: usize| -> Result<Vec<Value>, KernelError> {
                     rows.iter()
                         .map(|r| generic::scalar_at(r, o * n + t))
                         .collect()
                 };
-                let mut call = |a: &[Value]| cx.call_comp(&self.comp, a);
-                generic::reduce_to_arrays(
-                    n,
-                    &init_vals,
-                    &self.elems,
-                    &self.out_dims,
-                    &mut elem,
-                    &mut call,
-                )?
+                let comp = (cx, &self.comp);
+                generic_outputs(comp, &init_vals, &self.elems, &self.out_dims, n, &mut elem)?
             }
         };
         Ok(collate(outs))

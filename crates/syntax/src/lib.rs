@@ -52,6 +52,7 @@ pub fn parse_with(src: &str, ops: &dyn OpIndex) -> Result<Program, Vec<Diag>> {
     // tokens without texts of their own; the grammar reads tokens with texts,
     // freshly made.
     let lexed = lexer::lex_runs_bare(src);
+    interrupted(src)?;
     if lexed.errors.is_empty() && !lexed.open_comment {
         let mut toks = lexer::layout(lexed.toks);
         if let Some(program) = fast::program(src, &mut toks) {

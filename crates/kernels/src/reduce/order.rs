@@ -150,3 +150,112 @@ pub fn reduce<A, E>(
         None => Ok(init),
     }
 }
+
+/// The trees of blocks made only of one padding value: a full block's, 2^j
+/// full blocks' (made on demand, by doubling), and the short last block's.
+struct PadTrees<'a, A> {
+    pad: &'a A,
+    n: usize,
+    levels: Vec<A>,
+}
+
+impl<A: Clone> PadTrees<'_, A> {
+    /// The tree of 2^j full padding blocks.
+    fn level<E>(&mut self, j: usize, f: &mut impl FnMut(A, A) -> Result<A, E>) -> Result<A, E> {
+        while self.levels.len() <= j {
+            let next = match self.levels.last() {
+                None => {
+                    let pad = self.pad;
+                    block(0, BLOCK, &mut |_| Ok(pad.clone()), f)?
+                }
+                Some(x) => Some(f(x.clone(), x.clone())?),
+            };
+            match next {
+                Some(x) => self.levels.push(x),
+                None => break,
+            }
+        }
+        // `block` of BLOCK elements is never empty, so level j exists.
+        match self.levels.get(j) {
+            Some(x) => Ok(x.clone()),
+            None => Ok(self.pad.clone()),
+        }
+    }
+
+    /// Pushes blocks `from..to` (all padding) into `t` (whose first leaf is
+    /// block 0): greedy aligned complete subtrees, then the short last block.
+    fn push_run<E>(
+        &mut self,
+        t: &mut Tree<A>,
+        (from, to): (usize, usize),
+        f: &mut impl FnMut(A, A) -> Result<A, E>,
+    ) -> Result<(), E> {
+        let nblocks = self.n.div_ceil(BLOCK);
+        let short = self.n % BLOCK != 0 && to == nblocks;
+        let full_to = if short { to - 1 } else { to };
+        let mut q = from;
+        while q < full_to {
+            let room = (full_to - q).ilog2();
+            let j = if q == 0 {
+                room
+            } else {
+                room.min(q.trailing_zeros())
+            };
+            let x = self.level(j as usize, f)?;
+            t.push(1 << j, x, f)?;
+            q += 1 << j;
+        }
+        if short && from < to {
+            let pad = self.pad;
+            if let Some(x) = block(0, self.n % BLOCK, &mut |_| Ok(pad.clone()), f)? {
+                t.push(1, x, f)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `tree`, for elements that all equal `pad` outside the range `live`: the
+/// blocks wholly outside it are never visited (their trees are made from `pad`
+/// by doubling, a few dozen calls of `f` whatever `n` is), with the same result
+/// as `tree` over every element. For a huge window that is mostly padding.
+pub fn tree_skipping<A: Clone, E>(
+    n: usize,
+    live: std::ops::Range<usize>,
+    pad: &A,
+    get: &mut impl FnMut(usize) -> Result<A, E>,
+    f: &mut impl FnMut(A, A) -> Result<A, E>,
+) -> Result<Option<A>, E> {
+    let nblocks = n.div_ceil(BLOCK);
+    let lo = (live.start / BLOCK).min(nblocks);
+    let hi = live.end.div_ceil(BLOCK).clamp(lo, nblocks);
+    let mut pads = PadTrees {
+        pad,
+        n,
+        levels: Vec::new(),
+    };
+    let mut t = Tree::new();
+    pads.push_run(&mut t, (0, lo), f)?;
+    for b in lo..hi {
+        let len = (n - b * BLOCK).min(BLOCK);
+        if let Some(r) = block(b * BLOCK, len, get, f)? {
+            t.push(1, r, f)?;
+        }
+    }
+    pads.push_run(&mut t, (hi, nblocks), f)?;
+    t.finish(None, f)
+}
+
+/// `reduce`, skipping the padding outside `live` (see `tree_skipping`).
+pub fn reduce_skipping<A: Clone, E>(
+    n: usize,
+    init: A,
+    (live, pad): (std::ops::Range<usize>, &A),
+    get: &mut impl FnMut(usize) -> Result<A, E>,
+    f: &mut impl FnMut(A, A) -> Result<A, E>,
+) -> Result<A, E> {
+    match tree_skipping(n, live, pad, get, f)? {
+        Some(t) => f(init, t),
+        None => Ok(init),
+    }
+}

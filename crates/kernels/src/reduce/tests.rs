@@ -613,3 +613,50 @@ fn select_and_scatter_visits_only_operand_positions() {
     scatter::run_parallel(&g, &x, &src, &mut out, &ge, &add).unwrap();
     assert_eq!(out, [0.0, 70.0, 0.0]);
 }
+
+/// Skipping the padding outside the live range builds exactly the tree of
+/// visiting every element (a string shows the tree's shape).
+#[test]
+fn reduce_window_skipping_padding_keeps_the_tree() {
+    let mut f = |a: String, b: String| Ok::<_, std::convert::Infallible>(format!("({a} {b})"));
+    let ns = [
+        1usize,
+        5,
+        255,
+        256,
+        257,
+        511,
+        512,
+        700,
+        1024,
+        3 * 256 + 7,
+        9000,
+    ];
+    for &n in &ns {
+        let cuts = [0, 1, 17, 255, 256, 300, 513, n / 2, n.saturating_sub(1), n];
+        for &a in &cuts {
+            for &b in &cuts {
+                if a > n || b > n || a > b {
+                    continue;
+                }
+                let live = a..b;
+                let mut get = |t: usize| {
+                    Ok::<_, std::convert::Infallible>(if live.contains(&t) {
+                        format!("x{t}")
+                    } else {
+                        "p".to_string()
+                    })
+                };
+                let want = order::reduce(n, "i".to_string(), &mut get, &mut f);
+                let got = order::reduce_skipping(
+                    n,
+                    "i".to_string(),
+                    (live.clone(), &"p".to_string()),
+                    &mut get,
+                    &mut f,
+                );
+                assert_eq!(got, want, "n {n}, live {live:?}");
+            }
+        }
+    }
+}

@@ -11,7 +11,8 @@
 pub mod grad;
 use super::common::{contiguous, internal};
 use super::reduce::{
-    Path, arrays, choose_path, collate, operands_and_inits, reduction_comp, scalar_of,
+    Path, arrays, choose_path, collate, generic_outputs, init_values, operands_and_inits,
+    reduction_comp, scalar_of,
 };
 use super::registry::{Checked, OpDef};
 use ndarray::IxDyn;
@@ -30,6 +31,7 @@ use xlet_kernels::reduce::monoid::{NativeMonoid, WithOp};
 use xlet_kernels::reduce::native::ElemRows;
 use xlet_kernels::reduce::order;
 use xlet_kernels::reduce::window::{Geometry, WindowRows, reduce_window, same_padding};
+use xlet_kernels::strided::{interrupt_error, interrupted};
 use xlet_syntax::ast::ExprKind;
 
 const SPEC: &str = include_str!("../../../../spec/ops/reduce_window.md");
@@ -348,6 +350,43 @@ fn gather_nd<T: Elem + Copy + Sync>(
         .map_err(|_| internal("window output size"))
 }
 
+/// An array of `out_dims` holding the init value everywhere (what a window
+/// position that is padding for every output gathers).
+fn filled_nd<T: Elem + Copy>(
+    _like: &Nd<T>,
+    init: &Array,
+    out_dims: &[usize],
+) -> Result<Array, KernelError> {
+    let init = scalar_of::<T>(init)?;
+    let m: usize = out_dims.iter().product();
+    let mut out: Vec<T> = alloc::try_output_vec(m, &"a window position of padding")?;
+    out.resize(m, init);
+    Nd::from_shape_vec(IxDyn(out_dims), out)
+        .map(T::wrap)
+        .map_err(|_| internal("window output size"))
+}
+
+/// The window positions (row-major) that may read an operand element for some
+/// output: every position outside the range is padding for every output.
+fn live_positions(g: &Geometry) -> std::ops::Range<usize> {
+    let Some(od) = g.out_dims() else {
+        return 0..g.positions();
+    };
+    let (mut first, mut last) = (0usize, 0usize);
+    for d in 0..g.in_dims.len() {
+        if od[d] == 0 {
+            return 0..0;
+        }
+        let k = g.live_window(d, 0, od[d] - 1);
+        if k.is_empty() {
+            return 0..0;
+        }
+        first = first * g.window[d] + k.start;
+        last = last * g.window[d] + (k.end - 1);
+    }
+    first..last + 1
+}
+
 impl Kernel for ReduceWindowKernel {
     fn computations(&self) -> Vec<Arc<Comp>> {
         vec![self.comp.clone()]
@@ -374,6 +413,10 @@ impl Kernel for ReduceWindowKernel {
                     return Ok(collate(empty_outputs(&self.elems, &self.out_dims)?));
                 }
                 let mut get = |p: usize| -> Result<Vec<Array>, KernelError> {
+                    // One whole-array step per window position: Ctrl-C between them.
+                    if interrupted() {
+                        return Err(interrupt_error());
+                    }
                     xs.iter()
                         .zip(inits)
                         .map(|(x, i)| with_array!(x, a => gather_nd(&self.g, a, i, p, &self.out_dims)))
@@ -383,14 +426,23 @@ impl Kernel for ReduceWindowKernel {
                     let args: Vec<Array> = a.into_iter().chain(b).collect();
                     v.run(&args)
                 };
-                order::reduce(n, inits.to_vec(), &mut get, &mut f)?
+                // Window positions that are padding for every output are not
+                // visited (a huge window over SAME padding): their blocks' trees
+                // come from the init values by doubling, with the same bits.
+                let pad: Vec<Array> = xs
+                    .iter()
+                    .zip(inits)
+                    .map(|(x, i)| with_array!(x, a => filled_nd(a, i, &self.out_dims)))
+                    .collect::<Result<_, _>>()?;
+                let live = live_positions(&self.g.at_least_rank1());
+                order::reduce_skipping(n, inits.to_vec(), (live, &pad), &mut get, &mut f)?
             }
             Path::Generic => {
                 let contig: Vec<Array> = xs
                     .iter()
                     .map(xlet_kernels::reduce::vectorized::standard)
                     .collect::<Result<_, _>>()?;
-                let init_vals: Vec<Value> = inits.iter().cloned().map(Value::Array).collect();
+                let init_vals = init_values(inits);
                 let r = self.out_dims.len();
                 let mut idx = vec![0usize; r];
                 let mut scratch = vec![0usize; r];
@@ -405,15 +457,8 @@ impl Kernel for ReduceWindowKernel {
                         None => Ok(init_vals.clone()),
                     }
                 };
-                let mut call = |a: &[Value]| cx.call_comp(&self.comp, a);
-                generic::reduce_to_arrays(
-                    n,
-                    &init_vals,
-                    &self.elems,
-                    &self.out_dims,
-                    &mut elem,
-                    &mut call,
-                )?
+                let comp = (cx, &self.comp);
+                generic_outputs(comp, &init_vals, &self.elems, &self.out_dims, n, &mut elem)?
             }
         };
         Ok(collate(outs))

@@ -48,6 +48,10 @@ pub(crate) fn program(src: &str, toks: &mut [(Tok, Span)]) -> Option<Program> {
     let mut stmts = Vec::new();
     p.seps();
     while p.pos < p.toks.len() {
+        // Ctrl-C: give up; `syntax::parse` reports the interrupt.
+        if xlet_core::config::interrupted() {
+            return None;
+        }
         stmts.push(p.statement().ok()?);
         p.seps();
     }
@@ -71,6 +75,9 @@ pub(crate) fn values(src: &str, toks: &mut [(Tok, Span)]) -> Option<Vec<Expr>> {
     let mut out = Vec::new();
     p.seps();
     while p.pos < p.toks.len() {
+        if xlet_core::config::interrupted() {
+            return None;
+        }
         out.push(p.expr(0, true).ok()?);
         p.seps();
     }

@@ -19,6 +19,25 @@ pub(super) fn fast<'src>(
     texts: Texts,
 ) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     custom(move |inp: &mut LexInput<'src, '_>| {
+        // Every lexeme is tried here first: Ctrl-C ends the lexing (the rest of
+        // the text is passed over unread) with an `interrupted` error, so a
+        // huge source stops at once rather than after the whole pass.
+        // (At the end there is nothing to pass over: fail, as every lexeme does,
+        // or the repetition would make no progress.)
+        if inp.peek().is_some() && xlet_core::config::interrupted() {
+            let at = inp.cursor();
+            while inp.next().is_some() {}
+            let span: SimpleSpan = inp.span_since(&at);
+            let start = span.into_range().start;
+            let mut d = Diag::syntax("interrupted", start..start);
+            d.code = "interrupted".into();
+            return Ok(Lexeme {
+                tok: None,
+                errors: vec![d],
+                open_comment: false,
+                batch: vec![],
+            });
+        }
         // As many lexemes as the fast path reads, in one go: the combinators'
         // overhead is paid once per batch rather than once per token.
         let begin = inp.save();
