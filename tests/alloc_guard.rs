@@ -294,22 +294,22 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         RANK,
     ),
     (
-        "crates/ops/src/scatter/kernel.rs",
+        "crates/ops/src/scatter/plan.rs",
         "let mut extent = vec![1; operand_dims.len()];",
         RANK,
     ),
     (
-        "crates/ops/src/scatter/kernel.rs",
+        "crates/ops/src/scatter/plan.rs",
         "let mut pos = vec![0usize; wdims.len()];",
         RANK,
     ),
     (
-        "crates/ops/src/scatter/kernel.rs",
+        "crates/ops/src/scatter/plan.rs",
         "let mut bpos = vec![0usize; bdims.len()];",
         RANK,
     ),
     (
-        "crates/ops/src/scatter/kernel.rs",
+        "crates/ops/src/scatter/plan.rs",
         "let mut start = vec![0i64; self.operand_dims.len()];",
         RANK,
     ),
@@ -369,7 +369,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         RANK,
     ),
     (
-        "crates/ops/src/gather/kernel.rs",
+        "crates/ops/src/gather/plan.rs",
         "let mut result_dims = vec![0; rank];",
         RANK,
     ),

@@ -73,22 +73,22 @@ impl<'a, T> Src<'a, T> {
     pub fn broadcast_in_dim(a: &'a Nd<T>, out_rank: usize, dim_map: &[usize]) -> Self {
         let mut strides = vec![0isize; out_rank];
         let mut extents = vec![usize::MAX; out_rank];
-        for (i, &od) in dim_map.iter().enumerate() {
-            if a.shape()[i] != 1
-                && let (Some(s), Some(e)) = (strides.get_mut(od), extents.get_mut(od))
-            {
-                *s = a.strides()[i];
-                *e = a.shape()[i];
-            }
-        }
-        // An operand dimension mapped nowhere, or twice, would leave elements
-        // unread or read out of place: no output fits such a view.
+        // An operand dimension mapped nowhere, twice, or outside the output
+        // would leave elements unread or read out of place: no output fits
+        // such a view (all extents 0).
         let mut seen = vec![false; out_rank];
         let mapped = dim_map.len() == a.ndim()
             && dim_map
                 .iter()
                 .all(|&od| od < out_rank && !std::mem::replace(&mut seen[od], true));
-        if !mapped {
+        if mapped {
+            for (i, &od) in dim_map.iter().enumerate() {
+                if a.shape()[i] != 1 {
+                    strides[od] = a.strides()[i];
+                    extents[od] = a.shape()[i];
+                }
+            }
+        } else {
             extents = vec![0; out_rank];
         }
         Src {
