@@ -103,6 +103,9 @@ pub struct Checker<'s> {
     /// The deepest evaluation nesting seen in the current comp body, counting the
     /// bodies of the comps it calls (each comp's `depth`).
     reach: usize,
+    /// Expressions checked so far: every `BUDGET_EVERY`-th looks at the
+    /// memory budget (checking allocates the typed program as it goes).
+    nodes: usize,
     /// Untyped literals of the statement being checked that took a default
     /// element type (no context gave one), so an error can say where f32 came from.
     defaulted: Vec<(Span, ElemType)>,
@@ -135,10 +138,36 @@ impl<'s> Checker<'s> {
             poisoned: HashSet::new(),
             depth: 0,
             reach: 0,
+            nodes: 0,
             defaulted: vec![],
             captures_of: HashMap::new(),
         }
     }
+}
+
+/// How many expressions the checker checks between looks at the memory budget.
+const BUDGET_EVERY: usize = 64;
+
+/// The checker's memory (the typed program, the types it makes) is part of the
+/// process heap that `--max-memory` bounds: checking stops with a `memory`
+/// error once the heap is past the budget, instead of growing on until the
+/// next value is admitted (spec/language.md §8.5).
+fn within_budget(span: &Span) -> Result<(), Diag> {
+    let (live, budget) = (xlet_core::alloc::live_bytes(), xlet_core::alloc::budget());
+    if live <= budget {
+        return Ok(());
+    }
+    Err(Diag::check(
+        "memory",
+        format!(
+            "out of memory budget while checking: {} are live, the budget is {} (--max-memory)",
+            xlet_core::alloc::show_bytes(live),
+            xlet_core::alloc::show_bytes(budget)
+        ),
+        span.clone(),
+    )
+    .with_label("the program is checked up to here")
+    .with_help("raise --max-memory, or split the program"))
 }
 
 /// Checks a whole program against an environment; returns the checked program and the
@@ -189,6 +218,10 @@ fn check_stmts(ck: &mut Checker, prog: ast::Program) -> Result<ir::Program, Vec<
             )]);
         }
         ck.defaulted.clear();
+        if let Err(d) = within_budget(&s.span) {
+            errors.push(d);
+            break;
+        }
         match ck.check_stmt(&s) {
             Ok(st) => stmts.push(st),
             Err(d) if d.code.is(&xlet_core::diag::Rule::Poisoned) => {}
@@ -224,6 +257,7 @@ pub fn check_generated(
     let mut ck = Checker::new(text, env, limits);
     ck.captures_of = captures_of;
     for s in &prog.stmts {
+        within_budget(&s.span).map_err(|d| vec![d])?;
         ck.check_stmt(s).map_err(|d| vec![d])?;
     }
     Ok(ck.env)
@@ -392,6 +426,10 @@ impl<'s> Checker<'s> {
                 d = d.with_note(replica_depth_note(max_depth));
             }
             return Err(d);
+        }
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes % BUDGET_EVERY == 0 {
+            within_budget(&e.span)?;
         }
         self.depth += 1;
         self.reach = self.reach.max(self.depth);

@@ -30,6 +30,8 @@ pub enum Rule {
     Interrupted,
     /// A value or a nesting too large for the limits (spec/language.md §8).
     Size,
+    /// The memory budget (`--max-memory`) would be exceeded.
+    Memory,
     /// Something the checker should have ruled out: a bug in xlet, reported.
     Internal,
     /// A use of a name whose definition already failed: the checker drops it
@@ -87,6 +89,7 @@ impl Rule {
             "interrupted" => Rule::Interrupted,
             "size" => Rule::Size,
             "internal" => Rule::Internal,
+            "memory" => Rule::Memory,
             "poisoned" => Rule::Poisoned,
             other => Rule::Other(other.to_string()),
         }
@@ -105,6 +108,7 @@ impl fmt::Display for Rule {
             Rule::Interrupted => f.write_str("interrupted"),
             Rule::Size => f.write_str("size"),
             Rule::Internal => f.write_str("internal"),
+            Rule::Memory => f.write_str("memory"),
             Rule::Poisoned => f.write_str("poisoned"),
             Rule::Other(s) => f.write_str(s),
         }

@@ -93,7 +93,10 @@ pub fn differentiate(
         let first = d.first().map_or(String::new(), |d| d.message.clone());
         // Out of memory while checking the generated program is the budget
         // speaking, not a bug: say so, without the (huge) program.
-        if first.contains("out of memory budget") {
+        let memory = d
+            .first()
+            .is_some_and(|d| d.code.is(&xlet_core::diag::Rule::Memory));
+        if memory {
             return GradError {
                 message: format!(
                     "the gradient of `{}` is too large to check within the memory budget ({first}); \
