@@ -17,13 +17,15 @@ fn text(b: &[u8]) -> String {
 #[test]
 fn max_memory_0_is_a_budget_of_0_bytes() {
     // Used to say "the budget is 1 bytes". Nothing fits a budget of 0 bytes
-    // (the interpreter's own bytes are live): a runtime memory error.
+    // (the interpreter's own bytes are live): checking already stops with a
+    // `memory` error (spec/language.md §8.5), exit 2.
     let o = xlet(
         &["--max-memory", "0", "run", "-"],
         "let x = Iota(f32[4], 0)\n",
     );
     let e = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("[memory]"), "{e}");
     assert!(e.contains("the budget is 0 bytes"), "{e}");
     assert!(!e.contains("the budget is 1 bytes"), "{e}");
 }

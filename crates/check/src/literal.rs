@@ -221,6 +221,16 @@ pub fn default_elem(flat: &Flat) -> Result<ElemType, Diag> {
 
 /// Builds the literal's value with element type `elem`.
 pub fn build(flat: &Flat, elem: ElemType, span: &Span) -> Result<Array, Diag> {
+    // Admitted first, so that a literal past the budget is a `memory` error
+    // (spec/language.md §8.5), told apart from a value that is not an element.
+    let ty = xlet_core::types::ArrayType::new(elem, flat.dims.clone());
+    let bytes = flat
+        .dims
+        .iter()
+        .product::<usize>()
+        .saturating_mul(elem.byte_size());
+    xlet_core::alloc::admit(bytes, &ty)
+        .map_err(|e| Diag::check("memory", e.message, span.clone()))?;
     build_array(elem, &flat.dims, flat.atoms().map(|(a, _)| a)).map_err(|(i, why)| {
         Diag::check(
             "literal",
