@@ -273,6 +273,7 @@ fn run_tiled<O: ChunkElem>(
                     // SAFETY: as above; `row` is `cols` elements of O.
                     unsafe { stream::copy(d as *mut u8, row.as_ptr() as *const u8, bytes) };
                 } else {
+                    // SAFETY: as above: `d` starts this block's row of `cols` elements, written only here.
                     let d = unsafe { std::slice::from_raw_parts_mut(d, cols) };
                     for (d, &x) in d.iter_mut().zip(row) {
                         d.write(x);

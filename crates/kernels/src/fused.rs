@@ -113,6 +113,7 @@ impl Chunk {
     /// `n` is at most the capacity and every one of the `n` elements was written.
     pub unsafe fn set_len(&mut self, n: usize) {
         macro_rules! arms {
+            // SAFETY: the caller's contract, passed on to the variant's vector.
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => unsafe { x.set_len(n) },)* } };
         }
         arms!(

@@ -191,6 +191,7 @@ fn run_tiled<O: Send, const N: usize>(
                     // SAFETY: as above; the row buffer was written by `run`.
                     unsafe { stream::copy(dst as *mut u8, row.as_ptr() as *const u8, bytes) };
                 } else {
+                    // SAFETY: as above: `dst` starts this block's row of `cols` elements, written only here.
                     run(unsafe { std::slice::from_raw_parts_mut(dst, cols) }, p, s);
                 }
             }

@@ -35,6 +35,7 @@ pub fn worth_it(out_bytes: usize, row_bytes: usize) -> bool {
 /// Both ranges are valid for `bytes` bytes and do not overlap.
 pub unsafe fn copy(dst: *mut u8, src: *const u8, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
+    // SAFETY: the caller's contract: both ranges valid for `bytes`, not overlapping; SSE2 is part of x86_64.
     unsafe {
         use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
         let head = dst.align_offset(16).min(bytes);

@@ -190,6 +190,7 @@ mod simd {
     #[inline(always)]
     pub unsafe fn transpose8x8_u32(src: *const u32, ss: isize, dst: *mut u32, ds: usize) {
         use std::arch::x86_64::*;
+        // SAFETY: the caller's contract (both 8x8 blocks valid); AVX is enabled for this build.
         unsafe {
             let ld = |i: isize| _mm256_loadu_ps(src.offset(i * ss) as *const f32);
             let (r0, r1, r2, r3) = (ld(0), ld(1), ld(2), ld(3));
@@ -231,6 +232,7 @@ mod simd {
     #[inline(always)]
     pub unsafe fn transpose4x4_u64(src: *const u64, ss: isize, dst: *mut u64, ds: usize) {
         use std::arch::x86_64::*;
+        // SAFETY: the caller's contract (both 4x4 blocks valid); AVX is enabled for this build.
         unsafe {
             let ld = |i: isize| _mm256_loadu_pd(src.offset(i * ss) as *const f64);
             let (r0, r1, r2, r3) = (ld(0), ld(1), ld(2), ld(3));

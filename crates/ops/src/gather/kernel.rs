@@ -217,6 +217,7 @@ fn prefetch(p: *const u8, bytes: usize) {
 /// `src` and `dst` must be valid for the run's elements at its strides.
 #[inline]
 unsafe fn copy_run<T: Copy>(src: *const T, dst: *mut T, (n, si, so): Run) {
+    // SAFETY: the caller's contract: both pointers are valid for the run.
     unsafe {
         if si == 1 && so == 1 {
             std::ptr::copy_nonoverlapping(src, dst, n);
