@@ -1,68 +1,31 @@
-//! Operations: one module per op (or per family of ops that share one rule),
-//! each with its spec in spec/ops/ and its cases in conformance/.
+//! The op table: every family's ops (crates/ops-*) assembled into one
+//! `OpTable` the session hands to the checker (ARCHITECTURE.md). The op modules
+//! are re-exported under their own names, so `xlet_ops::pad` is the Pad module
+//! wherever it lives.
 
-pub mod collective;
-pub mod common;
+pub use xlet_ops_collective::{
+    all_gather, all_reduce, all_to_all, collective, collective_permute, cross_replica_sum, recv,
+    reduce_scatter, replica_id, send,
+};
+pub use xlet_ops_common::{common, for_class, index_dims, reduction, window_grad};
+pub use xlet_ops_control::{
+    call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp, while_loop,
+};
+pub use xlet_ops_convert::{
+    bitcast_convert_type, convert_element_type, iota, map, reduce_precision, rng_bit_generator,
+    rng_normal, rng_uniform,
+};
+pub use xlet_ops_elementwise::{binary, clamp, compare, select, unary};
+pub use xlet_ops_indexing::{gather, scatter};
+pub use xlet_ops_linalg::{
+    batch_norm_args, batch_norm_grad, batch_norm_inference, batch_norm_training, conv,
+    conv_general_dilated, conv_with_general_padding, dot, dot_general,
+};
+pub use xlet_ops_reduce::{reduce, reduce_window, select_and_scatter};
+pub use xlet_ops_shape::{
+    broadcast, broadcast_in_dim, collapse, concatenate, dynamic_slice, dynamic_update_slice,
+    get_tuple_element, pad, reshape, rev, slice, transpose, tuple,
+};
+pub use xlet_ops_sort::sort;
+
 pub mod registry;
-
-pub mod all_gather;
-pub mod all_reduce;
-pub mod all_to_all;
-pub mod batch_norm_args;
-pub mod batch_norm_grad;
-pub mod batch_norm_inference;
-pub mod batch_norm_training;
-pub mod binary;
-pub mod bitcast_convert_type;
-pub mod broadcast;
-pub mod broadcast_in_dim;
-pub mod call;
-pub mod clamp;
-pub mod collapse;
-pub mod collective_permute;
-pub mod compare;
-pub mod concatenate;
-pub mod conditional;
-pub mod conv;
-pub mod conv_general_dilated;
-pub mod conv_with_general_padding;
-pub mod convert_element_type;
-pub mod cross_replica_sum;
-pub mod custom_call;
-pub mod dot;
-pub mod dot_general;
-pub mod dynamic_slice;
-pub mod dynamic_update_slice;
-pub mod gather;
-pub mod get_tuple_element;
-pub mod grad;
-pub mod index_dims;
-pub mod infeed;
-pub mod iota;
-pub mod load_npy;
-pub mod map;
-pub mod outfeed;
-pub mod pad;
-pub mod recv;
-pub mod reduce;
-pub mod reduce_precision;
-pub mod reduce_scatter;
-pub mod reduce_window;
-pub mod replica_id;
-pub mod reshape;
-pub mod rev;
-pub mod rng_bit_generator;
-pub mod rng_normal;
-pub mod rng_uniform;
-pub mod scatter;
-pub mod select;
-pub mod select_and_scatter;
-pub mod send;
-pub mod slice;
-pub mod sort;
-pub mod transpose;
-pub mod tuple;
-pub mod unary;
-pub mod vjp;
-#[path = "while.rs"]
-pub mod while_loop;

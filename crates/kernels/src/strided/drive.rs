@@ -55,7 +55,15 @@ pub(super) fn drive<O: Send, const N: usize>(
             _out: PhantomData,
         };
         let dst = OutPtr(out.spare_capacity_mut().as_mut_ptr() as *mut u8);
-        drive_untyped(out_dims, ops, check, std::mem::size_of::<O>(), dst, n, &typed)?;
+        drive_untyped(
+            out_dims,
+            ops,
+            check,
+            std::mem::size_of::<O>(),
+            dst,
+            n,
+            &typed,
+        )?;
         // SAFETY: every one of the n elements was written exactly once (an
         // interrupted run returned above, leaving the length 0).
         unsafe { out.set_len(n) };
@@ -142,12 +150,17 @@ impl<O: Send, const N: usize, F: RunFn<O, N>> Fill<N> for Typed<O, F> {
             if r.row_buf.is_null() {
                 // SAFETY: the caller's contract: output row i is `cols` elements
                 // at `dst`, written only here.
-                (self.run)(unsafe { std::slice::from_raw_parts_mut(dst, r.cols) }, p, r.col_stride);
+                (self.run)(
+                    unsafe { std::slice::from_raw_parts_mut(dst, r.cols) },
+                    p,
+                    r.col_stride,
+                );
             } else {
                 // SAFETY: the caller's contract: the row buffer holds `cols`
                 // elements of O, and output row i is ours to write.
                 unsafe {
-                    let row = std::slice::from_raw_parts_mut(r.row_buf as *mut MaybeUninit<O>, r.cols);
+                    let row =
+                        std::slice::from_raw_parts_mut(r.row_buf as *mut MaybeUninit<O>, r.cols);
                     (self.run)(row, p, r.col_stride);
                     let bytes = r.cols * std::mem::size_of::<O>();
                     stream::copy(dst as *mut u8, row.as_ptr() as *const u8, bytes);

@@ -116,7 +116,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         .map_err(|d| d.with_note(shapes))?;
     let path = kernel::choose_path(&comp, &elems);
     Ok(Checked {
-        ty: super::reduce::results_type(&elems, &ops[0].dims),
+        ty: super::reduction::results_type(&elems, &ops[0].dims),
         kernel: Arc::new(ScatterKernel {
             plan,
             comp,

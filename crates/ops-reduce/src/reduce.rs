@@ -12,7 +12,7 @@ use super::registry::{Checked, OpDef};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use xlet_core::types::{ArrayType, ElemType, Type};
+use xlet_core::types::{ArrayType, ElemType};
 use xlet_core::value::{Array, Elem, Nd, Value};
 use xlet_core::{with_array, with_elem_type};
 use xlet_eval::comp::{self, Monoid, Vectorized};
@@ -20,6 +20,7 @@ use xlet_ir::{Comp, EvalCx, Kernel, KernelError};
 use xlet_kernels::reduce::layout::{Layout, arrange, split_dims};
 use xlet_kernels::reduce::monoid::{NativeMonoid, ReduceCall, WithOp};
 use xlet_kernels::reduce::{generic, vectorized};
+pub use xlet_ops_common::reduction::{collate, reduction_comp, results_type};
 
 const SPEC: &str = include_str!("../../../spec/ops/reduce.md");
 
@@ -106,26 +107,6 @@ pub fn operands_and_inits(cx: &mut CallCtx) -> Result<Vec<ArrayType>, Diag> {
     Ok(types)
 }
 
-/// The computation of a reduction of operands of element types `elems`, the
-/// argument at position `pos`: `(T0.., T0..) -> T0` or the tuple; constraint `c`.
-pub fn reduction_comp(
-    cx: &mut CallCtx,
-    pos: usize,
-    elems: &[ElemType],
-    c: &str,
-) -> Result<Arc<Comp>, Diag> {
-    let scalars: Vec<Type> = elems.iter().map(|&e| Type::scalar(e)).collect();
-    let params: Vec<Type> = scalars.iter().chain(&scalars).cloned().collect();
-    let ret = if scalars.len() == 1 {
-        scalars[0].clone()
-    } else {
-        Type::Tuple(scalars)
-    };
-    Ok(cx
-        .computation(Some(pos), "computation", &params, Some(&ret), c)?
-        .value)
-}
-
 /// How a reduction runs, chosen at check time.
 pub enum Path {
     /// One operand, a monoid comp with a native kernel for its element type.
@@ -155,20 +136,6 @@ pub fn choose_path(comp: &Comp, elems: &[ElemType]) -> Path {
     match Vectorized::compile(comp) {
         Some(v) if v.outputs() == elems.len() => Path::Vectorized(v),
         _ => Path::Generic,
-    }
-}
-
-/// One array of `dims` per element type, or a tuple of them when there are several
-/// (the variadic forms of Reduce and ReduceWindow).
-pub fn results_type(elems: &[ElemType], dims: &[usize]) -> Type {
-    match elems {
-        [e] => Type::array(*e, dims.to_vec()),
-        _ => Type::Tuple(
-            elems
-                .iter()
-                .map(|&e| Type::array(e, dims.to_vec()))
-                .collect(),
-        ),
     }
 }
 
@@ -269,15 +236,6 @@ pub fn arrays(args: &[Value]) -> Result<Vec<Array>, KernelError> {
         .map(|v| v.as_array().cloned())
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| internal("a reduction got a tuple operand"))
-}
-
-/// N results as the op's value: one array, or the tuple of N.
-pub fn collate(mut outs: Vec<Array>) -> Value {
-    if outs.len() == 1 {
-        Value::Array(outs.remove(0))
-    } else {
-        Value::tuple(outs.into_iter().map(Value::Array).collect())
-    }
 }
 
 /// The init values as the scalar values the generic path passes to the comp.

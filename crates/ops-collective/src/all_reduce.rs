@@ -26,7 +26,7 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let (_, t) = array_operand(cx, 0, "C1")?;
-    let comp = super::reduce::reduction_comp(cx, 1, &[t.elem], "C2")?;
+    let comp = super::reduction::reduction_comp(cx, 1, &[t.elem], "C2")?;
     let groups = replica_groups(cx, Some(2), "C3", false)?;
     Ok(Checked {
         ty: Type::Array(t),

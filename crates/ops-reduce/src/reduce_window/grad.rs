@@ -8,12 +8,12 @@
 //! e·b = o·s + k·v - lo for some k: a sum, over a window, of the cotangent
 //! spread out by the stride. See `add`.
 
-use crate::conv_general_dilated::grad::{dilated, pairs};
 use xlet_core::types::ArrayType;
 use xlet_eval::comp::{Monoid, monoid};
 use xlet_ir::Comp;
 use xlet_ir::rule::{NoRule, RuleCx, brace, filled, scalar};
 use xlet_kernels::reduce::window::Geometry;
+use xlet_ops_common::window_grad::{dilated, lhs_padding, pairs};
 
 pub fn rule(cx: &mut RuleCx, comp: &Comp, g: &Geometry) -> Result<(), NoRule> {
     if cx.args.len() != 2 {
@@ -80,7 +80,7 @@ fn add(cx: &mut RuleCx, g: &Geometry, x: &ArrayType, out: &ArrayType) -> Result<
         let mut cfg = vec![];
         for d in 0..x.rank() {
             let wd = dilated(g.window[d], g.window_dilations[d]);
-            let (lo, hi) = crate::conv_general_dilated::grad::lhs_padding(
+            let (lo, hi) = lhs_padding(
                 dilated(x.dims[d], g.base_dilations[d]),
                 wd,
                 dilated(out.dims[d], g.strides[d]),

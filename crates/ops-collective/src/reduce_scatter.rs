@@ -27,7 +27,7 @@ pub const OPS: &[OpDef] = &[OpDef {
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let (_, t) = array_operand(cx, 0, "C1")?;
-    let comp = super::reduce::reduction_comp(cx, 1, &[t.elem], "C2")?;
+    let comp = super::reduction::reduction_comp(cx, 1, &[t.elem], "C2")?;
     let dim = dimension(cx, 2, "scatter_dimension", &t, "C3")?;
     let groups = replica_groups(cx, Some(3), "C4", true)?.value;
     let n = groups.static_size(cx.ck.limits.replicas);

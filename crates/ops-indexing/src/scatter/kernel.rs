@@ -120,7 +120,7 @@ impl Kernel for ScatterKernel {
             Path::Vectorized(v) => vectorized(&self.plan, &idx, v, &mut outs, &ups)?,
             Path::Generic => generic(self, &idx, &mut outs, &ups, cx)?,
         }
-        Ok(super::super::reduce::collate(outs))
+        Ok(super::super::reduction::collate(outs))
     }
 }
 

@@ -1,0 +1,9 @@
+//! Reductions: Reduce, ReduceWindow and SelectAndScatter (ARCHITECTURE.md, the
+//! ops layer): one module per op, each with its spec in spec/ops/ and its cases
+//! in conformance/.
+
+pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, window_grad};
+
+pub mod reduce;
+pub mod reduce_window;
+pub mod select_and_scatter;

@@ -1,0 +1,6 @@
+//! Sort (ARCHITECTURE.md, the ops layer): one module per op, each with its spec
+//! in spec/ops/ and its cases in conformance/.
+
+pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, window_grad};
+
+pub mod sort;
