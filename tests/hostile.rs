@@ -198,6 +198,38 @@ fn ctrl_c_stops_a_long_parse() {
 }
 
 #[test]
+fn ctrl_c_stops_the_grammar_pass() {
+    // An unclosed expression of 4·10^6 terms: the fast parser gives up on it
+    // and the full grammar reads it, for about 10 s. The grammar looked at
+    // Ctrl-C only after its pass; now every atom looks first, so `run` exits
+    // 130 at once.
+    let dir = temp_dir("long-grammar");
+    let file = dir.join("unclosed.xlet");
+    let mut text = String::from("let a = (");
+    text.push_str(&"f32 1 + ".repeat(4_000_000));
+    std::fs::write(&file, text).expect("write");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
+        .args(["--no-color", "run"])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("xlet starts");
+    std::thread::sleep(Duration::from_millis(2000));
+    let sent = std::time::Instant::now();
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().expect("xlet runs");
+    let after = sent.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(after < Duration::from_secs(3), "{after:?} after SIGINT");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_write_out_limit_counts_every_loop_of_a_gradient() {
     // Twelve loops of 10^4 trips: each under the write-out limit, so each was
     // written out (840,000 lines), reaching 1.43 GB and then "internal: the

@@ -66,6 +66,7 @@ pub fn parse_with(src: &str, ops: &dyn OpIndex) -> Result<Program, Vec<Diag>> {
     let toks = lexer::layout(lexed.toks);
     interrupted(src)?;
     let (found, errors) = parser::run(parser::program(), &toks, src.len());
+    interrupted(src)?;
     if let Some(found) = found
         && collect(errors, lexed.errors, lexed.open_comment, &toks, ops).is_empty()
     {
@@ -77,6 +78,7 @@ pub fn parse_with(src: &str, ops: &dyn OpIndex) -> Result<Program, Vec<Diag>> {
     let toks = lexer::layout(lexed.toks);
     interrupted(src)?;
     let (program, errors) = parser::run(parser::program(), &toks, src.len());
+    interrupted(src)?;
     let errs = collect(errors, lexed.errors, lexed.open_comment, &toks, ops);
     match program {
         Some(program) if errs.is_empty() => Ok(program),

@@ -164,17 +164,28 @@ pub(super) fn exprs<'t>(
                     },
                 });
 
-        let atom = choice((
-            typed,
-            number,
-            boolean,
-            string,
-            brace,
-            typed_tuple,
-            paren,
-            var_or_call,
-        ))
-        .boxed();
+        // Ctrl-C: from then on every atom fails before it is read, quietly,
+        // so a huge expression is passed over at once; `parse_with` then
+        // reports the interrupt instead of these failures (lib.rs).
+        let alive = empty().try_map(|(), span: Span| {
+            if xlet_core::config::interrupted() {
+                Err(SyntaxError::quiet(span))
+            } else {
+                Ok(())
+            }
+        });
+        let atom = alive
+            .ignore_then(choice((
+                typed,
+                number,
+                boolean,
+                string,
+                brace,
+                typed_tuple,
+                paren,
+                var_or_call,
+            )))
+            .boxed();
 
         let unary = recursive(|unary| {
             let op = select_ref! {
