@@ -453,6 +453,11 @@ impl<'t> P<'t> {
     }
 
     fn atom(&mut self, depth: usize) -> R<Expr> {
+        // Ctrl-C inside one long statement: give up at the next atom, as
+        // between statements.
+        if xlet_core::config::interrupted() {
+            return give_up();
+        }
         let start = self.pos;
         match self.peek() {
             Some(Tok::Ident(_)) if ElemType::parse(self.text_at(start)).is_some() => {
