@@ -162,6 +162,31 @@ fn a_huge_window_over_padding_skips_it_on_every_path() {
     assert!(t < Duration::from_secs(20), "{t:?}");
 }
 
+/// `xlet run FILE`, sent SIGINT after `wait`: its exit code, its stderr, and
+/// how long it took to exit after the signal.
+fn run_then_interrupt(file: &std::path::Path, wait: Duration) -> (Option<i32>, String, Duration) {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
+        .args(["--no-color", "run"])
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("xlet starts");
+    std::thread::sleep(wait);
+    let sent = std::time::Instant::now();
+    // SAFETY: kill only sends a signal to the child we started.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().expect("xlet runs");
+    let after = sent.elapsed();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        after,
+    )
+}
+
 #[test]
 fn ctrl_c_stops_a_long_parse() {
     // 50 MB of statements take seconds to lex and parse; the parser looked at
@@ -171,29 +196,12 @@ fn ctrl_c_stops_a_long_parse() {
     let dir = temp_dir("long-parse");
     let file = dir.join("big.xlet");
     std::fs::write(&file, "let a = f32[4] {1, 2, 3, 4}\n".repeat(1_800_000)).expect("write");
-    for sub in ["run"] {
-        let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
-            .args(["--no-color", sub])
-            .arg(&file)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("xlet starts");
-        std::thread::sleep(Duration::from_millis(1000));
-        let sent = std::time::Instant::now();
-        // SAFETY: kill only sends a signal to the child we started.
-        unsafe {
-            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-        }
-        let out = child.wait_with_output().expect("xlet runs");
-        let after = sent.elapsed();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(130), "{sub}: {err}");
-        assert!(
-            after < Duration::from_secs(3),
-            "{sub}: {after:?} after SIGINT"
-        );
-    }
+    let (code, err, after) = run_then_interrupt(&file, Duration::from_millis(1000));
+    assert_eq!(code, Some(130), "run: {err}");
+    assert!(
+        after < Duration::from_secs(3),
+        "run: {after:?} after SIGINT"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -208,23 +216,8 @@ fn ctrl_c_stops_the_grammar_pass() {
     let mut text = String::from("let a = (");
     text.push_str(&"f32 1 + ".repeat(4_000_000));
     std::fs::write(&file, text).expect("write");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .args(["--no-color", "run"])
-        .arg(&file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    std::thread::sleep(Duration::from_millis(2000));
-    let sent = std::time::Instant::now();
-    // SAFETY: kill only sends a signal to the child we started.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let out = child.wait_with_output().expect("xlet runs");
-    let after = sent.elapsed();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    let (code, err, after) = run_then_interrupt(&file, Duration::from_millis(2000));
+    assert_eq!(code, Some(130), "{err}");
     assert!(after < Duration::from_secs(3), "{after:?} after SIGINT");
     let _ = std::fs::remove_dir_all(&dir);
 }
