@@ -150,11 +150,8 @@ impl<O: Send, const N: usize, F: RunFn<O, N>> Fill<N> for Typed<O, F> {
             if r.row_buf.is_null() {
                 // SAFETY: the caller's contract: output row i is `cols` elements
                 // at `dst`, written only here.
-                (self.run)(
-                    unsafe { std::slice::from_raw_parts_mut(dst, r.cols) },
-                    p,
-                    r.col_stride,
-                );
+                let row = unsafe { std::slice::from_raw_parts_mut(dst, r.cols) };
+                (self.run)(row, p, r.col_stride);
             } else {
                 // SAFETY: the caller's contract: the row buffer holds `cols`
                 // elements of O, and output row i is ours to write.
