@@ -64,9 +64,8 @@ pub fn run_replicated<O: Output + Send>(
                         hub.finish(id, result.is_err());
                         (out, result)
                     })
-                    .map_err(|e| {
+                    .inspect_err(|_e| {
                         hub.finish(id, true);
-                        e
                     })
             })
             .collect();

@@ -681,7 +681,7 @@ fn sites() -> Vec<(String, String, usize)> {
     for f in files {
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         let rel = f
-            .strip_prefix(&src)
+            .strip_prefix(src)
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();

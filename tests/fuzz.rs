@@ -302,7 +302,7 @@ fn child_main() -> i32 {
             }
         }
         n += 1;
-        if n % 1000 == 0 {
+        if n.is_multiple_of(1000) {
             println!("progress: {n} inputs");
         }
     }

@@ -269,7 +269,7 @@ fn an_interrupt_after_the_last_op_commits_nothing() {
     xlet::config::raise_interrupt();
     let r = s.run("let x = 1", &mut Quiet);
     xlet::config::clear_interrupt();
-    let f = r.err().expect("an interrupted input fails");
+    let f = r.expect_err("an interrupted input fails");
     assert!(
         f.diags
             .iter()

@@ -82,7 +82,7 @@ pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> Exit {
     }
     // Ctrl-C stops the run at the next op boundary (and after the last op), with
     // exit code 130 as a shell expects; without a handler it would kill the process.
-    let _ = ctrlc::set_handler(|| xlet_core::config::raise_interrupt());
+    let _ = ctrlc::set_handler(xlet_core::config::raise_interrupt);
     let mut session = match opts.session() {
         Ok(s) => s,
         Err(e) => {

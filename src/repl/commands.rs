@@ -260,7 +260,7 @@ fn wrap_text(text: &str, width: usize, indent: &str) -> String {
 }
 
 fn op_names() -> Vec<&'static str> {
-    let mut names: Vec<&str> = registry::all().iter().map(|op| op.name).collect();
+    let mut names: Vec<&str> = registry::all().iter().map(|op| op.name()).collect();
     names.sort_unstable_by_key(|n| n.to_ascii_lowercase());
     names
 }
@@ -355,15 +355,15 @@ fn show_type(repl: &Repl, src: &str) -> Outcome {
 /// `~` or `~/…` at the start of a path is the home directory, as in a shell.
 fn expand_home(path: &str) -> std::path::PathBuf {
     let home = || std::env::home_dir().filter(|h| !h.as_os_str().is_empty());
-    if path == "~" {
-        if let Some(h) = home() {
-            return h;
-        }
+    if path == "~"
+        && let Some(h) = home()
+    {
+        return h;
     }
-    if let Some(rest) = path.strip_prefix("~/") {
-        if let Some(h) = home() {
-            return h.join(rest);
-        }
+    if let Some(rest) = path.strip_prefix("~/")
+        && let Some(h) = home()
+    {
+        return h.join(rest);
     }
     std::path::PathBuf::from(path)
 }

@@ -50,7 +50,7 @@ pub(crate) fn candidates(line: &str, pos: usize, names: &[String]) -> (usize, Ve
     let lower = word.to_ascii_lowercase();
     let ops = registry::all()
         .iter()
-        .flat_map(|op| std::iter::once(op.name).chain(op.aliases.iter().copied()))
+        .flat_map(|op| std::iter::once(op.name()).chain(op.aliases.iter().copied()))
         .filter(|n| n.to_ascii_lowercase().starts_with(&lower));
     let others = names
         .iter()

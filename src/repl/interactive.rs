@@ -113,6 +113,24 @@ fn dropped_marker(prompt: &str, line: &str, width: Option<usize>) -> Option<Stri
     Some(format!("\x1b[1A\x1b[{}G^C\n", col + 1))
 }
 
+/// `$XLET_HISTORY`, else `~/.xlet_history`; none if neither can be found.
+fn history_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("XLET_HISTORY").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    std::env::home_dir().map(|h| h.join(".xlet_history"))
+}
+
+/// Ctrl-C outside the line editor (rustyline swaps in its own handler while it
+/// reads a line and restores this one after) asks the running evaluation to stop.
+fn install_interrupt_handler() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // If it cannot be installed, Ctrl-C keeps its default meaning (end the process).
+        let _ = ctrlc::set_handler(xlet_core::config::raise_interrupt);
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,22 +151,4 @@ mod tests {
         assert_eq!(dropped_marker(PROMPT, "", None), None);
         assert_eq!(dropped_marker(PROMPT, &"x".repeat(74), Some(80)), None);
     }
-}
-
-/// `$XLET_HISTORY`, else `~/.xlet_history`; none if neither can be found.
-fn history_path() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("XLET_HISTORY").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
-    std::env::home_dir().map(|h| h.join(".xlet_history"))
-}
-
-/// Ctrl-C outside the line editor (rustyline swaps in its own handler while it
-/// reads a line and restores this one after) asks the running evaluation to stop.
-fn install_interrupt_handler() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        // If it cannot be installed, Ctrl-C keeps its default meaning (end the process).
-        let _ = ctrlc::set_handler(|| xlet_core::config::raise_interrupt());
-    });
 }

@@ -92,7 +92,7 @@ fn fold_is_left_to_right_in_the_order_given() {
     assert_eq!(r.to_vec::<i64>(), vec![123, 123]);
 }
 
-fn site(op: &'static str, line: usize) -> Site {
+fn site(op: xlet_core::OpId, line: usize) -> Site {
     Site {
         op,
         span: line..line + 1,
@@ -115,7 +115,9 @@ fn hub_rounds_give_every_operand_by_id() {
                     let mut seen = vec![];
                     for round in 0..5 {
                         let v = scalar((id * 10 + round) as f32);
-                        let all = hub.exchange(id, &site("AllReduce", 1), v).unwrap();
+                        let all = hub
+                            .exchange(id, &site(xlet_core::OpId::AllReduce, 1), v)
+                            .unwrap();
                         seen.extend(
                             all.values
                                 .iter()
@@ -141,7 +143,8 @@ fn hub_rounds_give_every_operand_by_id() {
 fn hub_reports_a_finished_replica_and_a_mismatch() {
     let hub = Arc::new(Hub::new(2));
     std::thread::scope(|s| {
-        let h = s.spawn(|| hub.exchange(0, &site("CrossReplicaSum", 4), scalar(1.0)));
+        let h =
+            s.spawn(|| hub.exchange(0, &site(xlet_core::OpId::CrossReplicaSum, 4), scalar(1.0)));
         hub.finish(1, false);
         let e = h.join().unwrap().unwrap_err();
         assert_eq!(e.code.to_string(), "collective");
@@ -155,8 +158,8 @@ fn hub_reports_a_finished_replica_and_a_mismatch() {
     });
     let hub = Arc::new(Hub::new(2));
     std::thread::scope(|s| {
-        let a = s.spawn(|| hub.exchange(0, &site("AllReduce", 2), scalar(1.0)));
-        let b = s.spawn(|| hub.exchange(1, &site("AllGather", 3), scalar(1.0)));
+        let a = s.spawn(|| hub.exchange(0, &site(xlet_core::OpId::AllReduce, 2), scalar(1.0)));
+        let b = s.spawn(|| hub.exchange(1, &site(xlet_core::OpId::AllGather, 3), scalar(1.0)));
         for r in [a.join().unwrap(), b.join().unwrap()] {
             let e = r.unwrap_err();
             assert!(e.message.contains("different collectives"), "{}", e.message);

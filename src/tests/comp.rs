@@ -33,11 +33,20 @@ fn recognises_one_binary_op_on_the_parameters() {
          comp less(a: f32, b: f32) -> pred { a < b }\n\
          comp lets(a: f32, b: f32) -> f32 { let c = a + b\n c }\n",
     );
-    assert_eq!(binary_op(&comp(&s, "plus")), Some(("Add", false)));
-    assert_eq!(binary_op(&comp(&s, "rplus")), Some(("Add", true)));
+    assert_eq!(
+        binary_op(&comp(&s, "plus")),
+        Some((xlet_core::OpId::Add, false))
+    );
+    assert_eq!(
+        binary_op(&comp(&s, "rplus")),
+        Some((xlet_core::OpId::Add, true))
+    );
     assert_eq!(binary_op(&comp(&s, "twice")), None);
     assert_eq!(binary_op(&comp(&s, "lets")), None);
-    assert_eq!(binary_op(&comp(&s, "less")), Some(("Lt", false)));
+    assert_eq!(
+        binary_op(&comp(&s, "less")),
+        Some((xlet_core::OpId::Lt, false))
+    );
     assert_eq!(monoid(&comp(&s, "plus")), Some(Monoid::Add));
     assert_eq!(monoid(&comp(&s, "rplus")), Some(Monoid::Add));
     assert_eq!(monoid(&comp(&s, "big")), Some(Monoid::Max));

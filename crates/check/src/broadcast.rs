@@ -46,16 +46,16 @@ pub fn binary_shape(
 
     // Scalars broadcast to anything, with no broadcast_dimensions needed.
     if lr == 0 || rr == 0 {
-        if let Some(b) = &bdims {
-            if !b.dims.is_empty() {
-                return Err(Diag::check(
-                    format!("{op}: C5"),
-                    format!("{op}: broadcast_dimensions must be empty when an operand is a scalar"),
-                    b.span.clone(),
-                )
-                .with_label("a scalar needs no broadcast_dimensions")
-                .with_help("remove broadcast_dimensions: a scalar combines with every element"));
-            }
+        if let Some(b) = &bdims
+            && !b.dims.is_empty()
+        {
+            return Err(Diag::check(
+                format!("{op}: C5"),
+                format!("{op}: broadcast_dimensions must be empty when an operand is a scalar"),
+                b.span.clone(),
+            )
+            .with_label("a scalar needs no broadcast_dimensions")
+            .with_help("remove broadcast_dimensions: a scalar combines with every element"));
         }
         let out = if lr == 0 {
             rhs.ty.dims.clone()
@@ -169,10 +169,10 @@ pub fn binary_shape(
                 }
             }
             // `Add(x, v, broadcast_dimensions={1})` with v's size at dimension 0.
-            if lr != rr {
-                if let Some(h) = fit_help(op, lhs, rhs, lo, hi) {
-                    diag = diag.with_help(h);
-                }
+            if lr != rr
+                && let Some(h) = fit_help(op, lhs, rhs, lo, hi)
+            {
+                diag = diag.with_help(h);
             }
             return Err(diag.with_note(
                 "two sizes are compatible when they are equal or one of them is 1 (a degenerate dimension)",

@@ -5,6 +5,7 @@
 use super::Checker;
 use super::literal::{flatten, has_float_text, is_weak};
 use std::sync::Arc;
+use xlet_core::OpId;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ArrayType, ElemType, Type};
 use xlet_core::value::literal::Atom;
@@ -25,8 +26,8 @@ pub struct Checked {
 pub type ShapeRule = fn(&mut CallCtx) -> Result<Checked, Diag>;
 
 pub struct OpDef {
-    /// The canonical name, as in the docs and in spec/ops/.
-    pub name: &'static str,
+    /// Which op: its canonical name (`id.name()`), as in the docs and in spec/ops/.
+    pub id: OpId,
     /// Other names it answers to (matched case-insensitively, like `name`).
     pub aliases: &'static [&'static str],
     /// The call form(s), for `:help` and error messages.
@@ -34,6 +35,13 @@ pub struct OpDef {
     /// The spec file that documents it; `:help` shows its section for this op.
     pub spec: &'static str,
     pub rule: ShapeRule,
+}
+
+impl OpDef {
+    /// The canonical name, as in the docs and in spec/ops/.
+    pub const fn name(&self) -> &'static str {
+        self.id.name()
+    }
 }
 
 /// The names an op's arguments go by, read from its signature: the lowercase
@@ -134,17 +142,22 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     }
 
     pub fn name(&self) -> &'static str {
-        self.op.name
+        self.op.name()
     }
 
     /// The diagnostic code for constraint `c` of this op: `Reshape: C2`.
     pub fn code(&self, c: &str) -> xlet_core::diag::Code {
-        xlet_core::diag::Code::parse(&format!("{}: {}", self.op.name, c))
+        let rule = xlet_core::code::Rule::parse(c);
+        xlet_core::diag::Code::new(Some(self.op.name()), rule)
     }
 
     /// A check error for constraint `c`, message prefixed with the op name.
     pub fn err(&self, c: &str, message: impl std::fmt::Display, span: Span) -> Diag {
-        Diag::check(self.code(c), format!("{}: {}", self.op.name, message), span)
+        Diag::check(
+            self.code(c),
+            format!("{}: {}", self.op.name(), message),
+            span,
+        )
     }
 
     /// The one message for a keyword argument the op does not have: the
@@ -152,11 +165,11 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     fn unknown_argument(&self, n: &Ident, params: &[&str]) -> Diag {
         let d = Diag::check(
             self.code("arity"),
-            format!("{}: unknown argument `{}`", self.op.name, n.name),
+            format!("{}: unknown argument `{}`", self.op.name(), n.name),
             n.span.clone(),
         )
         .with_label("not an argument of this op");
-        let call = format!("{} is called as {}", self.op.name, self.op.signature);
+        let call = format!("{} is called as {}", self.op.name(), self.op.signature);
         match names::nearest(&n.name, params) {
             Some(near) => d.with_help(format!("did you mean `{near}`? {call}")),
             None => d.with_help(call),
@@ -175,7 +188,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             if let Some((first, _)) = self.named[..k].iter().find(|(m, _)| m.name == n.name) {
                 return Err(Diag::check(
                     self.code("arity"),
-                    format!("{}: argument `{}` is given twice", self.op.name, n.name),
+                    format!("{}: argument `{}` is given twice", self.op.name(), n.name),
                     n.span.clone(),
                 )
                 .with_label("given again here")
@@ -253,7 +266,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             self.code("arity"),
             format!(
                 "{}: the {} and the {} are swapped",
-                self.op.name,
+                self.op.name(),
                 name(i),
                 name(j)
             ),
@@ -263,7 +276,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         .with_secondary(span_of(j), format!("this is the {}", name(i)))
         .with_help(format!(
             "{} is called as {}: did you mean {}?",
-            self.op.name,
+            self.op.name(),
             self.op.signature,
             self.text_reordered(&order)
         ))
@@ -278,7 +291,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 self.code("arity"),
                 format!(
                     "{}: `{name}` is given twice, by position and by name",
-                    self.op.name
+                    self.op.name()
                 ),
                 self.named[k].0.span.clone(),
             )
@@ -300,13 +313,14 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
         self.take(pos, name)?.ok_or_else(|| {
             Diag::check(
                 self.code("arity"),
-                format!("{}: missing argument `{name}`", self.op.name),
+                format!("{}: missing argument `{name}`", self.op.name()),
                 self.span.clone(),
             )
             .with_label(format!("`{name}` is missing"))
             .with_help(format!(
                 "{} is called as {}",
-                self.op.name, self.op.signature
+                self.op.name(),
+                self.op.signature
             ))
         })
     }
@@ -549,15 +563,15 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     /// A static array type: `s32[4x8]`.
     pub fn array_type(&mut self, pos: Option<usize>, name: &str) -> Result<Attr<ArrayType>, Diag> {
         let e = self.require(pos, name)?;
-        if let ExprKind::Type(t) = &e.kind {
-            if let TypeExprKind::Array { elem, dims } = &t.kind {
-                let dims = dims.clone().unwrap_or_default();
-                let dims = self.ck.dims_from_u64(&dims, &e.span)?;
-                return Ok(Attr {
-                    value: ArrayType::new(*elem, dims),
-                    span: e.span.clone(),
-                });
-            }
+        if let ExprKind::Type(t) = &e.kind
+            && let TypeExprKind::Array { elem, dims } = &t.kind
+        {
+            let dims = dims.clone().unwrap_or_default();
+            let dims = self.ck.dims_from_u64(&dims, &e.span)?;
+            return Ok(Attr {
+                value: ArrayType::new(*elem, dims),
+                span: e.span.clone(),
+            });
         }
         Err(self.attr_err(name, "an array type such as s32[4x8]", e))
     }
@@ -590,13 +604,14 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
     fn attr_err(&self, name: &str, wanted: &str, e: &Expr) -> Diag {
         Diag::check(
             self.code("attr"),
-            format!("{}: `{name}` must be {wanted}", self.op.name),
+            format!("{}: `{name}` must be {wanted}", self.op.name()),
             e.span.clone(),
         )
         .with_label(format!("expected {wanted}"))
         .with_help(format!(
             "{} is called as {}",
-            self.op.name, self.op.signature
+            self.op.name(),
+            self.op.signature
         ))
     }
 
@@ -608,7 +623,7 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
                 self.code("arity"),
                 format!(
                     "{}: too many arguments: {} given by position, {} used",
-                    self.op.name,
+                    self.op.name(),
                     self.positional.len(),
                     n
                 ),
@@ -617,7 +632,8 @@ impl<'c, 's, 'a> CallCtx<'c, 's, 'a> {
             .with_label("unexpected argument")
             .with_help(format!(
                 "{} is called as {}",
-                self.op.name, self.op.signature
+                self.op.name(),
+                self.op.signature
             )));
         }
         if let Some(k) = self.used_named.iter().position(|u| !u) {
@@ -675,7 +691,7 @@ fn static_ints(cx: &CallCtx, e: &Expr, name: &str) -> Result<Attr<Vec<i64>>, Dia
                                 cx.code("attr"),
                                 format!(
                                     "{}: `{name}` entry {}{text} is outside the 64-bit integer range -9223372036854775808..=9223372036854775807",
-                                    cx.op.name,
+                                    cx.op.name(),
                                     if negative { "-" } else { "" }
                                 ),
                                 span.clone(),

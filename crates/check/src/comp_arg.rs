@@ -10,6 +10,7 @@ use crate::table::OpDef;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use xlet_core::OpId;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_ir::Comp;
@@ -18,16 +19,16 @@ use xlet_syntax::names;
 
 /// The prelude: computations every program has, at every element type their op
 /// accepts, typed by the op they are passed to.
-pub const PRELUDE: &[(&str, &str)] = &[
-    ("add", "Add"),
-    ("mul", "Mul"),
-    ("max", "Max"),
-    ("min", "Min"),
-    ("and", "And"),
-    ("or", "Or"),
+pub const PRELUDE: &[(&str, OpId)] = &[
+    ("add", OpId::Add),
+    ("mul", OpId::Mul),
+    ("max", OpId::Max),
+    ("min", OpId::Min),
+    ("and", OpId::And),
+    ("or", OpId::Or),
 ];
 
-fn prelude_op(name: &str) -> Option<&'static str> {
+fn prelude_op(name: &str) -> Option<OpId> {
     PRELUDE.iter().find(|(n, _)| *n == name).map(|(_, op)| *op)
 }
 
@@ -324,7 +325,7 @@ impl<'a> CallCtx<'_, '_, 'a> {
     fn prelude(
         &mut self,
         name: &str,
-        op: &'static str,
+        op: OpId,
         params: &[Type],
         span: &Span,
         c: &str,
@@ -347,7 +348,7 @@ impl<'a> CallCtx<'_, '_, 'a> {
                 .with_label(format!("`{name}` does not fit here"))
                 .with_help("write a `comp` with the parameters the op needs"));
         }
-        let op_def = self.ck.limits.ops.lookup(op).ok_or_else(|| {
+        let op_def = self.ck.limits.ops.get(op).ok_or_else(|| {
             Diag::check("internal", format!("internal: no op {op}"), span.clone())
         })?;
         self.ck

@@ -428,7 +428,7 @@ impl<'s> Checker<'s> {
             return Err(d);
         }
         self.nodes = self.nodes.wrapping_add(1);
-        if self.nodes % BUDGET_EVERY == 0 {
+        if self.nodes.is_multiple_of(BUDGET_EVERY) {
             within_budget(&e.span)?;
         }
         self.depth += 1;
@@ -464,7 +464,7 @@ impl<'s> Checker<'s> {
                 } else {
                     elem.name()
                 };
-                self.var(&name.to_string(), span)
+                self.var(name, span)
             }
             ExprKind::Type(t) => Err(Diag::check(
                 "type",
@@ -547,7 +547,7 @@ impl<'s> Checker<'s> {
         let args = cx.finish()?;
         Ok(ir::Expr {
             kind: ir::ExprKind::Op {
-                name: op.name,
+                id: op.id,
                 kernel: checked.kernel,
                 args,
             },
@@ -640,14 +640,14 @@ impl<'s> Checker<'s> {
     }
 
     fn var(&mut self, name: &str, span: Span) -> Result<ir::Expr, Diag> {
-        if let Some(local) = &self.local {
-            if let Some((slot, ty)) = local.names.get(name) {
-                return Ok(ir::Expr {
-                    kind: ir::ExprKind::Local(*slot),
-                    ty: ty.clone(),
-                    span,
-                });
-            }
+        if let Some(local) = &self.local
+            && let Some((slot, ty)) = local.names.get(name)
+        {
+            return Ok(ir::Expr {
+                kind: ir::ExprKind::Local(*slot),
+                ty: ty.clone(),
+                span,
+            });
         }
         if let Some(ty) = self.env.globals.get(name) {
             return Ok(ir::Expr {

@@ -4,6 +4,7 @@
 //! imports none.
 
 pub use crate::call::{Checked, OpDef, ShapeRule, params};
+use xlet_core::OpId;
 use xlet_syntax::names::{edit_distance, stablehlo};
 
 /// Every op the checker may call, in the order `:help` lists them.
@@ -30,10 +31,15 @@ impl OpTable {
         &self.ops
     }
 
+    /// The op `id`, if the table has it.
+    pub fn get(&self, id: OpId) -> Option<&'static OpDef> {
+        self.ops.iter().copied().find(|op| op.id == id)
+    }
+
     /// Finds an op by name or alias, ignoring case.
     pub fn lookup(&self, name: &str) -> Option<&'static OpDef> {
         self.ops.iter().copied().find(|op| {
-            op.name.eq_ignore_ascii_case(name)
+            op.name().eq_ignore_ascii_case(name)
                 || op.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
         })
     }
@@ -44,7 +50,7 @@ impl OpTable {
     pub fn prelude_name_for(&self, name: &str) -> Option<String> {
         let op = self
             .lookup(name)
-            .map(|o| o.name)
+            .map(|o| o.name())
             .or_else(|| stablehlo(name).map(|(_, xla, _)| xla))
             .or_else(|| match name.to_ascii_lowercase().as_str() {
                 "sum" | "plus" => Some("Add"),
@@ -60,24 +66,24 @@ impl OpTable {
 
     /// The op an infix or prefix operator stands for (`+` → Add), for `:help +`.
     pub fn by_operator(&self, symbol: &str) -> Option<&'static OpDef> {
-        let name = match symbol {
-            "+" => "Add",
-            "-" => "Sub",
-            "*" => "Mul",
-            "/" => "Div",
-            "%" => "Rem",
-            "==" => "Eq",
-            "!=" => "Ne",
-            "<" => "Lt",
-            "<=" => "Le",
-            ">" => "Gt",
-            ">=" => "Ge",
-            "&&" => "And",
-            "||" => "Or",
-            "!" => "Not",
+        let id = match symbol {
+            "+" => OpId::Add,
+            "-" => OpId::Sub,
+            "*" => OpId::Mul,
+            "/" => OpId::Div,
+            "%" => OpId::Rem,
+            "==" => OpId::Eq,
+            "!=" => OpId::Ne,
+            "<" => OpId::Lt,
+            "<=" => OpId::Le,
+            ">" => OpId::Gt,
+            ">=" => OpId::Ge,
+            "&&" => OpId::And,
+            "||" => OpId::Or,
+            "!" => OpId::Not,
             _ => return None,
         };
-        self.lookup(name)
+        self.get(id)
     }
 
     /// Names close to `name` (for "did you mean"): case-insensitive edit distance at most 2.
@@ -86,7 +92,7 @@ impl OpTable {
         let mut out: Vec<(usize, &'static str)> = self
             .ops
             .iter()
-            .flat_map(|op| std::iter::once(op.name).chain(op.aliases.iter().copied()))
+            .flat_map(|op| std::iter::once(op.name()).chain(op.aliases.iter().copied()))
             .map(|n| (edit_distance(&lower, &n.to_ascii_lowercase()), n))
             .filter(|(d, _)| *d <= 2)
             .collect();
@@ -111,7 +117,7 @@ pub fn spec_section(op: &OpDef) -> String {
         is_heading(l)
             && l.trim_start_matches('#')
                 .trim()
-                .eq_ignore_ascii_case(op.name)
+                .eq_ignore_ascii_case(op.name())
     });
     let Some(start) = start else {
         return op.spec.to_string();

@@ -83,38 +83,39 @@ impl Checker<'_> {
             // Braces show an empty array's shape down to its first size-0 dimension; the
             // sizes after it come from the type (`f32[2x0x3] {{}, {}}`, as it prints),
             // but `f32[2x0x3] {}` shows [0] and is an error (spec/language.md §6.5).
-            if let Some(zero) = dims.iter().position(|&d| d == 0) {
-                if flat.is_empty() && flat.dims == dims[..=zero] {
-                    flat.dims = dims.clone();
-                }
+            if let Some(zero) = dims.iter().position(|&d| d == 0)
+                && flat.is_empty()
+                && flat.dims == dims[..=zero]
+            {
+                flat.dims = dims.clone();
             }
         }
-        if let Some((Some(dims), span)) = &declared {
-            if *dims != flat.dims {
-                return Err(Diag::check(
-                    "literal",
-                    format!(
-                        "the literal has shape [{}] but its type says [{}]",
-                        fmt_dims(&flat.dims),
-                        fmt_dims(dims)
-                    ),
-                    span.clone(),
-                )
-                .with_label(format!("the braces hold [{}]", fmt_dims(&flat.dims))));
-            }
+        if let Some((Some(dims), span)) = &declared
+            && *dims != flat.dims
+        {
+            return Err(Diag::check(
+                "literal",
+                format!(
+                    "the literal has shape [{}] but its type says [{}]",
+                    fmt_dims(&flat.dims),
+                    fmt_dims(dims)
+                ),
+                span.clone(),
+            )
+            .with_label(format!("the braces hold [{}]", fmt_dims(&flat.dims))));
         }
-        if let Some((None, span)) = &declared {
-            if !flat.dims.is_empty() {
-                return Err(Diag::check(
-                    "literal",
-                    format!(
-                        "a bare element type prefixes a scalar; this literal has shape [{}]",
-                        fmt_dims(&flat.dims)
-                    ),
-                    span.clone(),
-                )
-                .with_help("give the shape in the type, e.g. f32[2x3] {{...}, {...}}"));
-            }
+        if let Some((None, span)) = &declared
+            && !flat.dims.is_empty()
+        {
+            return Err(Diag::check(
+                "literal",
+                format!(
+                    "a bare element type prefixes a scalar; this literal has shape [{}]",
+                    fmt_dims(&flat.dims)
+                ),
+                span.clone(),
+            )
+            .with_help("give the shape in the type, e.g. f32[2x3] {{...}, {...}}"));
         }
         let elem = match elem {
             Some(t) => t,

@@ -203,12 +203,12 @@ pub fn release_cache() {
         std::mem::replace(&mut c.blocks, [(0, 0, 0); CACHE_SLOTS])
     };
     for (addr, size, align) in blocks {
-        if addr != 0 {
-            if let Ok(layout) = Layout::from_size_align(size, align) {
-                // SAFETY: the block came from System with exactly this layout and
-                // is no longer in the cache, so nobody else can hand it out.
-                unsafe { System.dealloc(addr as *mut u8, layout) };
-            }
+        if addr != 0
+            && let Ok(layout) = Layout::from_size_align(size, align)
+        {
+            // SAFETY: the block came from System with exactly this layout and
+            // is no longer in the cache, so nobody else can hand it out.
+            unsafe { System.dealloc(addr as *mut u8, layout) };
         }
     }
 }
@@ -299,22 +299,22 @@ use std::alloc::{GlobalAlloc, Layout, System};
 // to us; blocks given back to `System` carry their original layout.
 unsafe impl GlobalAlloc for CachingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if layout.size() >= CACHE_MIN {
-            if let Some(p) = cache().take(layout.size(), layout.align()) {
-                return counted(p, layout.size());
-            }
+        if layout.size() >= CACHE_MIN
+            && let Some(p) = cache().take(layout.size(), layout.align())
+        {
+            return counted(p, layout.size());
         }
         // SAFETY: `layout` comes from the caller of `alloc`, with its contract.
         counted(unsafe { System.alloc(layout) }, layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if layout.size() >= CACHE_MIN {
-            if let Some(p) = cache().take(layout.size(), layout.align()) {
-                // SAFETY: the cached block has exactly `layout.size()` bytes.
-                unsafe { std::ptr::write_bytes(p, 0, layout.size()) };
-                return counted(p, layout.size());
-            }
+        if layout.size() >= CACHE_MIN
+            && let Some(p) = cache().take(layout.size(), layout.align())
+        {
+            // SAFETY: the cached block has exactly `layout.size()` bytes.
+            unsafe { std::ptr::write_bytes(p, 0, layout.size()) };
+            return counted(p, layout.size());
         }
         // SAFETY: as in `alloc`.
         counted(unsafe { System.alloc_zeroed(layout) }, layout.size())

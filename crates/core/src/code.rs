@@ -70,7 +70,8 @@ impl Code {
 }
 
 impl Rule {
-    fn parse(text: &str) -> Rule {
+    /// Reads a rule as shown after the op's name: `C3`, `arity`, `syntax`.
+    pub fn parse(text: &str) -> Rule {
         if let Some(n) = text
             .strip_prefix('C')
             .filter(|d| {

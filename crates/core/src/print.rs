@@ -85,11 +85,11 @@ fn shortest_half<H: Copy + PartialEq>(x: H, to: fn(H) -> f32, from: fn(f64) -> H
     }
     for digits in 1..=9 {
         let s = format!("{:.*e}", digits - 1, v);
-        if let Ok(back) = s.parse::<f64>() {
-            if from(back) == x {
-                // Present it as f32 would (plain decimal where short).
-                return (back as f32).fmt_elem();
-            }
+        if let Ok(back) = s.parse::<f64>()
+            && from(back) == x
+        {
+            // Present it as f32 would (plain decimal where short).
+            return (back as f32).fmt_elem();
         }
     }
     v.fmt_elem()
@@ -288,7 +288,7 @@ impl Out<'_> {
 
     fn put(&mut self, s: &str) -> Result<(), PrintError> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 4096 == 0 && (self.stop)() {
+        if self.ticks.is_multiple_of(4096) && (self.stop)() {
             return Err(PrintError::Interrupted);
         }
         self.w.write_all(s.as_bytes())?;
@@ -563,7 +563,7 @@ mod tests {
         assert_eq!(f32::NEG_INFINITY.fmt_elem(), "-inf");
         assert_eq!((-0.0f32).fmt_elem(), "-0");
         assert_eq!(f16::from_f32(0.1).fmt_elem(), "0.1");
-        for x in [0.1f32, 1.0 / 3.0, 1e30, 1.17549435e-38, 1e-45, 16777216.0] {
+        for x in [0.1f32, 1.0 / 3.0, 1e30, 1.175_494_4e-38, 1e-45, 16777216.0] {
             assert_eq!(x.fmt_elem().parse::<f32>().unwrap().to_bits(), x.to_bits());
         }
         for x in [0.1f64, 1.0 / 3.0, 1e300, 5e-324] {

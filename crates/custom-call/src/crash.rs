@@ -153,6 +153,9 @@ fn die_by(sig: c_int) {
     }
 }
 
+/// Whether a crash was reported already (the process is ending by it).
+static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c_void) {
     let k = SIGNALS.iter().position(|&(s, _)| s == sig);
     let (name, len) = RUNNING.with(|r| r.get());
@@ -161,6 +164,15 @@ extern "C" fn on_fault(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut libc::c
         // valid while the guard (and so the native call) is alive.
         let name = unsafe { std::slice::from_raw_parts(name, len) };
         let signame = k.map_or("a fault signal", |k| SIGNALS[k].1);
+        // Replicas may crash at the same moment: one of them says so and ends
+        // the process; the others wait for that, or their lines would
+        // interleave. (An atomic swap and pause(2) are async-signal-safe.)
+        if REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            loop {
+                // SAFETY: pause(2) only suspends this thread until a signal.
+                unsafe { libc::pause() };
+            }
+        }
         write_stderr(b"xlet: CustomCall `");
         write_stderr(name);
         write_stderr(b"` crashed in native code (");

@@ -67,13 +67,12 @@ fn add<'e>(p: &mut Plan<'e>, k: &'e ElementwiseKernel, args: &'e [ir::Expr]) -> 
         if let ExprKind::Op {
             kernel, args: sub, ..
         } = &a.kind
+            && let Some(sk) = kernel.as_elementwise()
+            && sk.out_dims == k.out_dims
+            && is_identity(map, k.out_dims.len())
         {
-            if let Some(sk) = kernel.as_elementwise() {
-                if sk.out_dims == k.out_dims && is_identity(map, k.out_dims.len()) {
-                    inputs.push(Input::Step(add(p, sk, sub)));
-                    continue;
-                }
-            }
+            inputs.push(Input::Step(add(p, sk, sub)));
+            continue;
         }
         p.leaves.push((a, map.clone()));
         inputs.push(Input::Leaf(p.leaves.len() - 1));

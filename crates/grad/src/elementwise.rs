@@ -5,6 +5,7 @@
 //! the operand's shape (seed 003's backward of broadcasting).
 
 use super::rule::{NoRule, RuleCx, filled, scalar, spread, sum_to};
+use xlet_core::OpId;
 
 /// The local derivative of each operand, at the output's shape, times the
 /// cotangent `c`; `x[i]` is operand `i` spread to the output's shape and `y`
@@ -26,36 +27,38 @@ fn partials(
     let _ = maps;
     match cx.op {
         // Unary.
-        "Neg" => one(format!("Neg({c})")),
-        "Abs" => one(format!("Mul({c}, Sign({a}))")),
-        "Exp" => one(format!("Mul({c}, {y})")),
-        "Expm1" => one(format!("Mul({c}, Add({y}, {}))", k(1.0))),
-        "Log" => one(format!("Div({c}, {a})")),
-        "Log1p" => one(format!("Div({c}, Add({a}, {}))", k(1.0))),
-        "Logistic" => one(format!("Mul({c}, Mul({y}, Sub({}, {y})))", k(1.0))),
-        "Sqrt" => one(format!("Div({c}, Mul({y}, {}))", k(2.0))),
-        "Rsqrt" => one(format!("Mul({c}, Mul({}, Div({y}, {a})))", k(-0.5))),
-        "Cbrt" => one(format!("Div({c}, Mul({}, Mul({y}, {y})))", k(3.0))),
-        "Sin" => one(format!("Mul({c}, Cos({a}))")),
-        "Cos" => one(format!("Neg(Mul({c}, Sin({a})))")),
-        "Tan" => one(format!("Mul({c}, Add({}, Mul({y}, {y})))", k(1.0))),
-        "Tanh" => one(format!("Mul({c}, Sub({}, Mul({y}, {y})))", k(1.0))),
+        OpId::Neg => one(format!("Neg({c})")),
+        OpId::Abs => one(format!("Mul({c}, Sign({a}))")),
+        OpId::Exp => one(format!("Mul({c}, {y})")),
+        OpId::Expm1 => one(format!("Mul({c}, Add({y}, {}))", k(1.0))),
+        OpId::Log => one(format!("Div({c}, {a})")),
+        OpId::Log1p => one(format!("Div({c}, Add({a}, {}))", k(1.0))),
+        OpId::Logistic => one(format!("Mul({c}, Mul({y}, Sub({}, {y})))", k(1.0))),
+        OpId::Sqrt => one(format!("Div({c}, Mul({y}, {}))", k(2.0))),
+        OpId::Rsqrt => one(format!("Mul({c}, Mul({}, Div({y}, {a})))", k(-0.5))),
+        OpId::Cbrt => one(format!("Div({c}, Mul({}, Mul({y}, {y})))", k(3.0))),
+        OpId::Sin => one(format!("Mul({c}, Cos({a}))")),
+        OpId::Cos => one(format!("Neg(Mul({c}, Sin({a})))")),
+        OpId::Tan => one(format!("Mul({c}, Add({}, Mul({y}, {y})))", k(1.0))),
+        OpId::Tanh => one(format!("Mul({c}, Sub({}, Mul({y}, {y})))", k(1.0))),
         // Piecewise constant: derivative 0 wherever it exists (jax's choice too).
-        "Sign" | "Ceil" | "Floor" | "RoundNearestAfz" | "RoundNearestEven" => one(zeros),
+        OpId::Sign | OpId::Ceil | OpId::Floor | OpId::RoundNearestAfz | OpId::RoundNearestEven => {
+            one(zeros)
+        }
         // Binary.
-        "Add" => Ok(vec![Some(c.clone()), Some(c)]),
-        "Sub" => Ok(vec![Some(c.clone()), Some(format!("Neg({c})"))]),
-        "Mul" => Ok(vec![
+        OpId::Add => Ok(vec![Some(c.clone()), Some(c)]),
+        OpId::Sub => Ok(vec![Some(c.clone()), Some(format!("Neg({c})"))]),
+        OpId::Mul => Ok(vec![
             Some(format!("Mul({c}, {b})")),
             Some(format!("Mul({c}, {a})")),
         ]),
-        "Div" => Ok(vec![
+        OpId::Div => Ok(vec![
             Some(format!("Div({c}, {b})")),
             Some(format!("Neg(Div(Mul({c}, {y}), {b}))")),
         ]),
         // Ties send half to each side (jax's convention for max and min).
-        "Max" | "Min" => {
-            let win = if cx.op == "Max" { "Gt" } else { "Lt" };
+        OpId::Max | OpId::Min => {
+            let win = if cx.op == OpId::Max { "Gt" } else { "Lt" };
             let half = format!("Mul({c}, {})", k(0.5));
             Ok(vec![
                 Some(format!(
@@ -67,7 +70,7 @@ fn partials(
             ])
         }
         // d/da a^b = b a^(b-1); d/db a^b = a^b ln a (0 where a = 0, as jax).
-        "Pow" => Ok(vec![
+        OpId::Pow => Ok(vec![
             Some(format!(
                 "Mul({c}, Mul({b}, Pow({a}, Sub({b}, {}))))",
                 k(1.0)
@@ -76,7 +79,7 @@ fn partials(
                 "Select(Eq({a}, {zeros}), {zeros}, Mul({c}, Mul({y}, Log({a}))))"
             )),
         ]),
-        "Atan2" => {
+        OpId::Atan2 => {
             let r = format!("Add(Mul({a}, {a}), Mul({b}, {b}))");
             Ok(vec![
                 Some(format!("Div(Mul({c}, {b}), {r})")),
@@ -84,21 +87,21 @@ fn partials(
             ])
         }
         // rem(a, b) = a - b trunc(a / b).
-        "Rem" => Ok(vec![
+        OpId::Rem => Ok(vec![
             Some(c.clone()),
             Some(format!(
                 "Neg(Mul({c}, Mul(Sign(Div({a}, {b})), Floor(Abs(Div({a}, {b}))))))"
             )),
         ]),
         // Select(pred, on_true, on_false).
-        "Select" => Ok(vec![
+        OpId::Select => Ok(vec![
             None,
             Some(format!("Select({a}, {c}, {zeros})")),
             Some(format!("Select({a}, {zeros}, {c})")),
         ]),
         // Clamp(min, operand, max): the operand where it lies inside, each bound
         // where it binds.
-        "Clamp" => {
+        OpId::Clamp => {
             let (lo, v, hi) = (a, b, x.get(2).cloned().unwrap_or_default());
             Ok(vec![
                 Some(format!("Select(Lt({v}, {lo}), {c}, {zeros})")),
@@ -108,7 +111,7 @@ fn partials(
                 Some(format!("Select(Gt({v}, {hi}), {c}, {zeros})")),
             ])
         }
-        "ConvertElementType" => {
+        OpId::ConvertElementType => {
             let from = cx.arg_array(0)?.elem;
             Ok(vec![Some(format!(
                 "ConvertElementType({c}, {})",

@@ -21,6 +21,7 @@ use rule::{NoRule, RuleCx, Var, Writer};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
+use xlet_core::OpId;
 use xlet_core::span::Span;
 use xlet_core::types::Type;
 use xlet_ir::{Comp, Expr, ExprKind, Kernel};
@@ -86,7 +87,7 @@ enum Kind {
     /// A literal or a top-level name: written inline, never differentiated.
     Leaf,
     Op {
-        name: &'static str,
+        id: OpId,
         kernel: Arc<dyn Kernel>,
         args: Vec<usize>,
     },
@@ -236,9 +237,9 @@ pub fn vjp_source(
             ty: node.ty.clone(),
         };
         let grads = match &node.kind {
-            Kind::Op { name, kernel, .. } => {
+            Kind::Op { id, kernel, .. } => {
                 let mut env = RuleEnv { g, taken, depth };
-                let mut cx = RuleCx::new(name, &vars, &active, &out, &ctv, &mut w, &mut env);
+                let mut cx = RuleCx::new(*id, &vars, &active, &out, &ctv, &mut w, &mut env);
                 let r = match kernel.as_elementwise() {
                     Some(k) => elementwise::rule(&mut cx, &k.maps),
                     None => kernel.vjp(&mut cx),
@@ -510,16 +511,13 @@ impl<'f> Lin<'f> {
         for a in args {
             ids.push(self.node(a, None, g, taken, depth)?);
         }
-        if let ExprKind::Op { kernel, .. } = &e.kind {
-            if let Some(parts) = kernel.while_loop() {
-                if ids.iter().any(|&a| self.nodes[a].fwd) && is_float(&e.ty) {
-                    if let Some(id) =
-                        self.unroll(parts, ids[0], name.clone(), e, g, taken, depth)?
-                    {
-                        return Ok(id);
-                    }
-                }
-            }
+        if let ExprKind::Op { kernel, .. } = &e.kind
+            && let Some(parts) = kernel.while_loop()
+            && ids.iter().any(|&a| self.nodes[a].fwd)
+            && is_float(&e.ty)
+            && let Some(id) = self.unroll(parts, ids[0], name.clone(), e, g, taken, depth)?
+        {
+            return Ok(id);
         }
         if let Some(c) = self.inlinable(e) {
             if depth > xlet_check::MAX_DEPTH {
@@ -547,8 +545,8 @@ impl<'f> Lin<'f> {
                 }
                 Kind::Call { comp, args: ids }
             }
-            ExprKind::Op { name, kernel, .. } => Kind::Op {
-                name,
+            ExprKind::Op { id, kernel, .. } => Kind::Op {
+                id: *id,
                 kernel: kernel.clone(),
                 args: ids,
             },
@@ -582,9 +580,9 @@ impl<'f> Lin<'f> {
             (Kind::Leaf, ExprKind::Const(v)) => trip_count::constant(v),
             (Kind::Alias([a]), _) => of(a),
             (Kind::Tuple(ids), _) => Partial::Tuple(ids.iter().map(of).collect()),
-            (Kind::Op { name, kernel, args }, _) => {
+            (Kind::Op { id, kernel, args }, _) => {
                 let a: Vec<Partial> = args.iter().map(of).collect();
-                trip_count::apply(name, kernel.as_ref(), &e.ty, &a)
+                trip_count::apply(*id, kernel.as_ref(), &e.ty, &a)
             }
             _ => Partial::Unknown,
         };

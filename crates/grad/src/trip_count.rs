@@ -13,6 +13,7 @@
 //! when one is not, the trip count depends on data and the While's own rule
 //! applies (`grad::while_loop`).
 
+use xlet_core::OpId;
 use xlet_core::types::Type;
 use xlet_core::value::{Array, Value};
 use xlet_ir::{Comp, EvalCx, Expr, ExprKind, Kernel, KernelError};
@@ -106,32 +107,38 @@ impl EvalCx for NoCalls {
 
 /// Whether folding may run this op: it is a function of its operands alone
 /// (no draw, no feed, no collective) and cheap on small values.
-fn foldable(name: &str, kernel: &dyn Kernel) -> bool {
+fn foldable(id: OpId, kernel: &dyn Kernel) -> bool {
     kernel.as_elementwise().is_some()
         || matches!(
-            name,
-            "Select" | "Reshape" | "Broadcast" | "BroadcastInDim" | "ConvertElementType" | "Clamp"
+            id,
+            OpId::Select
+                | OpId::Reshape
+                | OpId::Broadcast
+                | OpId::BroadcastInDim
+                | OpId::ConvertElementType
+                | OpId::Clamp
         )
 }
 
-/// The partial value of op `name` (result type `ty`) on partial operands.
-pub fn apply(name: &str, kernel: &dyn Kernel, ty: &Type, args: &[Partial]) -> Partial {
-    if name == "Tuple" {
+/// The partial value of op `id` (result type `ty`) on partial operands.
+pub fn apply(id: OpId, kernel: &dyn Kernel, ty: &Type, args: &[Partial]) -> Partial {
+    if id == OpId::Tuple {
         return Partial::Tuple(args.to_vec());
     }
     if let Some(k) = kernel.tuple_index() {
         return args.first().map_or(Partial::Unknown, |a| a.item(k));
     }
     // A known scalar pred picks one operand whole, known or not.
-    if name == "Select" {
-        if let (Some(p), [_, a, b]) = (args.first().and_then(Partial::truth), args) {
-            let scalar_pred = matches!(args.first(), Some(Partial::Known(Value::Array(x))) if x.dims().is_empty());
-            if scalar_pred {
-                return if p { a.clone() } else { b.clone() };
-            }
+    if id == OpId::Select
+        && let (Some(p), [_, a, b]) = (args.first().and_then(Partial::truth), args)
+    {
+        let scalar_pred =
+            matches!(args.first(), Some(Partial::Known(Value::Array(x))) if x.dims().is_empty());
+        if scalar_pred {
+            return if p { a.clone() } else { b.clone() };
         }
     }
-    if !small(ty) || !foldable(name, kernel) {
+    if !small(ty) || !foldable(id, kernel) {
         return Partial::Unknown;
     }
     let Some(vals) = args.iter().map(Partial::known).collect::<Option<Vec<_>>>() else {
@@ -180,11 +187,11 @@ fn expr(e: &Expr, slots: &[Partial], depth: usize, fuel: &mut usize) -> Partial 
             let a = all(args, fuel);
             call(comp, a, depth + 1, fuel)
         }
-        ExprKind::Op { name, kernel, args } => {
+        ExprKind::Op { id, kernel, args } => {
             let a = all(args, fuel);
             match kernel.called_comp() {
                 Some(c) => call(c, a, depth + 1, fuel),
-                None => apply(name, kernel.as_ref(), &e.ty, &a),
+                None => apply(*id, kernel.as_ref(), &e.ty, &a),
             }
         }
     }

@@ -9,6 +9,7 @@ pub mod test_support;
 
 use std::fmt;
 use std::sync::Arc;
+use xlet_core::OpId;
 pub use xlet_core::error::KernelError;
 use xlet_core::span::Span;
 use xlet_core::types::Type;
@@ -68,7 +69,7 @@ pub enum ExprKind {
     /// A computation's parameter or local binding, by slot.
     Local(usize),
     Op {
-        name: &'static str,
+        id: OpId,
         kernel: Arc<dyn Kernel>,
         args: Vec<Expr>,
     },

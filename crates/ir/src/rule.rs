@@ -4,6 +4,7 @@
 //! the result's cotangent, and writes xlet source: one `let` line per step, and
 //! for each active operand the name of the cotangent it sends back.
 
+use xlet_core::OpId;
 use xlet_core::types::{ArrayType, ElemType, Type, fmt_dims};
 
 /// A named value of the generated program.
@@ -18,7 +19,7 @@ pub struct Var {
 pub struct NoRule(pub String);
 
 impl NoRule {
-    pub fn missing(op: &str) -> NoRule {
+    pub fn missing(op: impl std::fmt::Display) -> NoRule {
         NoRule(format!("{op} has no gradient rule in xlet yet"))
     }
 }
@@ -90,7 +91,7 @@ pub trait Env {
 
 /// One op's backward step.
 pub struct RuleCx<'a> {
-    pub op: &'static str,
+    pub op: OpId,
     pub args: &'a [Var],
     /// Which operands need a cotangent.
     pub active: &'a [bool],
@@ -104,7 +105,7 @@ pub struct RuleCx<'a> {
 
 impl<'a> RuleCx<'a> {
     pub fn new(
-        op: &'static str,
+        op: OpId,
         args: &'a [Var],
         active: &'a [bool],
         out: &'a Var,
@@ -148,11 +149,11 @@ impl<'a> RuleCx<'a> {
     }
 
     pub fn arg_array(&self, i: usize) -> Result<&'a ArrayType, NoRule> {
-        array_of(&self.arg(i)?.ty, self.op)
+        array_of(&self.arg(i)?.ty, self.op.name())
     }
 
     pub fn out_array(&self) -> Result<&'a ArrayType, NoRule> {
-        array_of(&self.out.ty, self.op)
+        array_of(&self.out.ty, self.op.name())
     }
 }
 

@@ -34,7 +34,7 @@ fn madd(a: f32, b: f32, c: f32) -> f32 {
 
 /// `g(s)` with `tanh(x) = x + x s g(s)`, `s = x^2`, for |x| < 0.9 (coefficients of s^0..s^7).
 const TANH_SMALL: [f32; 8] = [
-    -0.333_333_31,
+    -0.333_333_3,
     0.133_332_94,
     -0.053_962_667,
     0.021_831_227,

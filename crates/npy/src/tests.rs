@@ -108,7 +108,7 @@ fn fortran_order_and_big_endian_read_correctly() {
 }
 
 fn fails(p: &std::path::Path, needle: &str) {
-    let e = read(p).err().expect("an error");
+    let e = read(p).expect_err("an error");
     assert!(e.0.contains(needle), "{e}");
     assert_eq!(read_info(p).err().map(|e| e.0.contains(needle)), Some(true));
 }
@@ -159,7 +159,7 @@ fn memory_is_admitted_before_reading() {
     if f.set_len(header + (1u64 << 40)).is_err() {
         return; // a file system without sparse files
     }
-    let e = read(&p).err().expect("an error");
+    let e = read(&p).expect_err("an error");
     assert!(e.0.contains("out of memory budget"), "{e}");
     assert!(read_info(&p).is_ok());
     let _ = std::fs::remove_file(&p);

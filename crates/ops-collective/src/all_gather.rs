@@ -5,7 +5,7 @@
 use super::collective::{
     Groups, array_operand, arrays_of, concat, dimension, meet, replica_groups, site,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/all_gather.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "AllGather",
+    id: OpId::AllGather,
     aliases: &[],
     signature: "AllGather(operand, all_gather_dimension, replica_groups)",
     spec: SPEC,

@@ -5,7 +5,7 @@
 //! CrossReplicaSum is AllReduce with `add`.
 
 use super::collective::{Combiner, Groups, array_operand, arrays_of, meet, replica_groups, site};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/all_reduce.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "AllReduce",
+    id: OpId::AllReduce,
     aliases: &[],
     signature: "AllReduce(operand, computation, replica_groups)",
     spec: SPEC,

@@ -7,7 +7,7 @@
 use super::collective::{
     Groups, array_operand, arrays_of, block, concat, dimension, meet, replica_groups, site,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -19,7 +19,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/all_to_all.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "AllToAll",
+    id: OpId::AllToAll,
     aliases: &[],
     signature: "AllToAll(operand, split_dimension, concat_dimension, split_count, replica_groups)",
     spec: SPEC,

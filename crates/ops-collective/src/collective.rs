@@ -21,7 +21,7 @@ use xlet_syntax::ast::{Expr, ExprKind};
 /// The call's place, for matching the replicas' collectives and for errors.
 pub fn site(cx: &CallCtx) -> Site {
     Site {
-        op: cx.op.name,
+        op: cx.op.id,
         span: cx.span.clone(),
         line: xlet_core::diag::line_col(cx.ck.src, cx.span.start).0,
     }

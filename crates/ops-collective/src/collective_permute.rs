@@ -4,7 +4,7 @@
 //! gets zeros (as XLA).
 
 use super::collective::{array_operand, meet, site, zeros};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::collections::HashSet;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -18,7 +18,7 @@ use xlet_syntax::ast::ExprKind;
 const SPEC: &str = include_str!("../../../spec/ops/collective_permute.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "CollectivePermute",
+    id: OpId::CollectivePermute,
     aliases: &[],
     signature: "CollectivePermute(operand, source_target_pairs)",
     spec: SPEC,

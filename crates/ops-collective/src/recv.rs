@@ -3,7 +3,7 @@
 //! have the type `shape`.
 
 use super::collective::{existing, non_negative, replica_attr, site};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -15,7 +15,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/recv.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Recv",
+    id: OpId::Recv,
     aliases: &[],
     signature: "Recv(shape, channel_id, source)",
     spec: SPEC,

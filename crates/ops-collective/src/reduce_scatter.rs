@@ -6,7 +6,7 @@
 use super::collective::{
     Combiner, Groups, array_operand, arrays_of, block, dimension, meet, replica_groups, site,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -18,7 +18,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/reduce_scatter.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ReduceScatter",
+    id: OpId::ReduceScatter,
     aliases: &[],
     signature: "ReduceScatter(operand, computation, scatter_dimension, replica_groups)",
     spec: SPEC,

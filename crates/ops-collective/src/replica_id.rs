@@ -1,7 +1,7 @@
 //! ReplicaId (spec/ops/replica_id.md): `ReplicaId()`, this replica's id as a
 //! u32 scalar (0 without `--replicas`).
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::{ArcArray, IxDyn};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -13,7 +13,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/replica_id.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ReplicaId",
+    id: OpId::ReplicaId,
     aliases: &[],
     signature: "ReplicaId()",
     spec: SPEC,

@@ -3,7 +3,7 @@
 //! once; Recv on the target takes it (spec/distributed.md §2).
 
 use super::collective::{array_operand, existing, non_negative, replica_attr};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -14,7 +14,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/send.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Send",
+    id: OpId::Send,
     aliases: &[],
     signature: "Send(operand, channel_id, target)",
     spec: SPEC,

@@ -24,7 +24,7 @@ impl Dims {
         self.v.iter().map(|&d| d as usize).collect()
     }
     pub fn contains(&self, d: usize) -> bool {
-        self.v.iter().any(|&x| x == d as i64)
+        self.v.contains(&(d as i64))
     }
 }
 

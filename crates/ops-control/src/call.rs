@@ -1,7 +1,7 @@
 //! Call (spec/ops/call.md): `Call(computation, args...)`, the same as the
 //! direct call `computation(args...)`, for the docs' form.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -13,7 +13,7 @@ use xlet_syntax::ast::ExprKind;
 const SPEC: &str = include_str!("../../../spec/ops/call.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Call",
+    id: OpId::Call,
     aliases: &[],
     signature: "Call(computation, args...)",
     spec: SPEC,

@@ -4,7 +4,7 @@
 //! `Conditional(branch_index, {comp0, ...}, {operand0, ...})`, where an index
 //! out of range runs the last branch.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -16,7 +16,7 @@ use xlet_syntax::ast::ExprKind;
 const SPEC: &str = include_str!("../../../spec/ops/conditional.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Conditional",
+    id: OpId::Conditional,
     aliases: &[],
     signature: "Conditional(pred, true_operand, true_computation, false_operand, false_computation) · Conditional(branch_index, {branch_computations}, {branch_operands})",
     spec: SPEC,

@@ -4,7 +4,7 @@
 //! before anything runs (C2), so a program never starts and then finds its
 //! target missing; the kernel holds the resolved function and its library.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -17,7 +17,7 @@ use xlet_syntax::ast::{Expr, ExprKind};
 const SPEC: &str = include_str!("../../../spec/ops/custom_call.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "CustomCall",
+    id: OpId::CustomCall,
     aliases: &[],
     signature: "CustomCall(call_target_name, operands, shape)",
     spec: SPEC,

@@ -2,7 +2,7 @@
 //! comp with a float scalar result, computed by a generated backward program
 //! (spec/grad.md). The checker writes and checks that program; the op calls it.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -16,7 +16,7 @@ use xlet_syntax::ast::{Expr, ExprKind};
 const SPEC: &str = include_str!("../../../spec/ops/grad.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Grad",
+    id: OpId::Grad,
     aliases: &[],
     signature: "Grad(f, args..., wrt={i, ...})",
     spec: SPEC,

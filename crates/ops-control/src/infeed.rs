@@ -3,7 +3,7 @@
 //! be of type `shape`. The queue lives in the run's `Env` (`feed::Feeds`); the
 //! kernel reaches it through `EvalCx::infeed`.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -15,7 +15,7 @@ use xlet_syntax::ast::{Expr, ExprKind};
 const SPEC: &str = include_str!("../../../spec/ops/infeed.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Infeed",
+    id: OpId::Infeed,
     aliases: &[],
     signature: "Infeed(shape)",
     spec: SPEC,

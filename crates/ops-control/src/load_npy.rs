@@ -3,7 +3,7 @@
 //! the file's header, so the type is known before anything runs; the data is
 //! read when the expression is evaluated.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -16,7 +16,7 @@ use xlet_syntax::ast::ExprKind;
 const SPEC: &str = include_str!("../../../spec/npy.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "LoadNpy",
+    id: OpId::LoadNpy,
     aliases: &[],
     signature: "LoadNpy(file)",
     spec: SPEC,

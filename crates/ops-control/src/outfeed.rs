@@ -2,7 +2,7 @@
 //! where the run sends outfeed values (stdout lines, or numbered `.npy` files
 //! with `--outfeed DIR`; `feed::Feeds::outfeed`) and gives the empty tuple.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -13,7 +13,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/outfeed.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Outfeed",
+    id: OpId::Outfeed,
     aliases: &[],
     signature: "Outfeed(operand, shape)",
     spec: SPEC,

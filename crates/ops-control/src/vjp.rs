@@ -3,7 +3,7 @@
 //! backward program of spec/grad.md.
 
 use super::grad::{GradKernel, comp_arg, float_param, no_rule, operands};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_check::comp_arg::number_items;
@@ -13,7 +13,7 @@ use xlet_grad::program::{Mode, differentiate};
 const SPEC: &str = include_str!("../../../spec/ops/vjp.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Vjp",
+    id: OpId::Vjp,
     aliases: &[],
     signature: "Vjp(f, {args...}, cotangent)",
     spec: SPEC,

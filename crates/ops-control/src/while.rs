@@ -2,7 +2,7 @@
 //! loop state while `condition` holds of it, and returns the last state. The
 //! state is one value of any type (often a tuple); its type never changes.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -15,7 +15,7 @@ use xlet_kernels::fused::{Chunk, Slice};
 const SPEC: &str = include_str!("../../../spec/ops/while.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "While",
+    id: OpId::While,
     aliases: &[],
     signature: "While(condition, body, init)",
     spec: SPEC,

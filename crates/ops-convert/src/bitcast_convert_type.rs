@@ -6,7 +6,7 @@
 //! first (XLA's little-endian order).
 
 use super::common::{contiguous, internal};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
@@ -23,7 +23,7 @@ use xlet_kernels::strided::{GRAIN, TASK, interrupt_error, interrupted};
 const SPEC: &str = include_str!("../../../spec/ops/bitcast_convert_type.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "BitcastConvertType",
+    id: OpId::BitcastConvertType,
     aliases: &[],
     signature: "BitcastConvertType(operand, new_element_type)",
     spec: SPEC,

@@ -7,7 +7,7 @@
 //! to the operand's own type returns the operand.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -20,7 +20,7 @@ use xlet_kernels::fused::{ChunkElem, ElementwiseFn, ElementwiseKernel, unary};
 const SPEC: &str = include_str!("../../../spec/ops/convert_element_type.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ConvertElementType",
+    id: OpId::ConvertElementType,
     aliases: &["convert"],
     signature: "ConvertElementType(operand, new_element_type)",
     spec: SPEC,

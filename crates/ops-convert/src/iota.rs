@@ -3,7 +3,7 @@
 //! ConvertElementType would convert that integer.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use ndarray::{ArrayD, IxDyn};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/iota.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Iota",
+    id: OpId::Iota,
     aliases: &[],
     signature: "Iota(shape, iota_dimension)",
     spec: SPEC,

@@ -3,7 +3,7 @@
 //! whole arrays through the fused engine (`comp::Vectorized`); any other comp is
 //! called once per element (the reference path, which tests hold the fast one to).
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -16,7 +16,7 @@ use xlet_kernels::fused::Chunk;
 const SPEC: &str = include_str!("../../../spec/ops/map.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Map",
+    id: OpId::Map,
     aliases: &[],
     signature: "Map({operands}, computation[, dimensions={...}])",
     spec: SPEC,

@@ -8,7 +8,7 @@
 //! runs chunked, in parallel and fused with the elementwise ops around it.
 
 use super::bitcast_convert_type::Bits;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use half::{bf16, f16};
 use std::sync::Arc;
 use xlet_check::call::{Attr, CallCtx};
@@ -19,7 +19,7 @@ use xlet_kernels::fused::{ChunkElem, ElementwiseFn, ElementwiseKernel, unary};
 const SPEC: &str = include_str!("../../../spec/ops/reduce_precision.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ReducePrecision",
+    id: OpId::ReducePrecision,
     aliases: &[],
     signature: "ReducePrecision(operand, exponent_bits, mantissa_bits)",
     spec: SPEC,

@@ -4,7 +4,7 @@
 //! It does not read the run's seed: the state is the whole input.
 
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::{ArrayD, IxDyn};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -17,7 +17,7 @@ use xlet_kernels::rng::bits::{Algorithm, generate, unsigned_of_width};
 const SPEC: &str = include_str!("../../../spec/ops/rng_bit_generator.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "RngBitGenerator",
+    id: OpId::RngBitGenerator,
     aliases: &[],
     signature: "RngBitGenerator(algorithm, initial_state, shape)",
     spec: SPEC,

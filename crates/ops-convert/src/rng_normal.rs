@@ -3,7 +3,7 @@
 //! `shape`, from the run's seed and the evaluation's draw number.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use super::rng_uniform::{count, dims_text, scalar, scalar_params, wrap};
 use crate::for_class;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ use xlet_kernels::rng::dist::{RngFloat, normal};
 const SPEC: &str = include_str!("../../../spec/ops/rng_normal.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "RngNormal",
+    id: OpId::RngNormal,
     aliases: &[],
     signature: "RngNormal(mu, sigma, shape)",
     spec: SPEC,

@@ -4,7 +4,7 @@
 //! interval when it runs, since `a` and `b` are values.
 
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use ndarray::{ArrayD, IxDyn};
 use std::sync::Arc;
@@ -19,7 +19,7 @@ use xlet_kernels::rng::dist::{RngFloat, RngInt, uniform_float, uniform_int};
 const SPEC: &str = include_str!("../../../spec/ops/rng_uniform.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "RngUniform",
+    id: OpId::RngUniform,
     aliases: &[],
     signature: "RngUniform(a, b, shape)",
     spec: SPEC,

@@ -3,7 +3,7 @@
 //! ShiftRightArithmetic ShiftRightLogical. Numbers follow spec/numerics.md.
 
 use super::common::describe_classes;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use num_traits::Float;
 use std::sync::Arc;
@@ -195,13 +195,13 @@ fn shift_right_arithmetic(e: ElemType) -> Option<BinFn> {
 }
 
 macro_rules! binary_ops {
-    ($( $name:literal [$($alias:literal),*] => $pick:ident, $rule:ident, [$($class:literal),*]; )*) => {
+    ($( $name:ident [$($alias:literal),*] => $pick:ident, $rule:ident, [$($class:literal),*]; )*) => {
         $( fn $rule(cx: &mut CallCtx) -> Result<Checked, Diag> { rule(cx, $pick, &[$($class),*]) } )*
         pub const OPS: &[OpDef] = &[
             $( OpDef {
-                name: $name,
+                id: OpId::$name,
                 aliases: &[$($alias),*],
-                signature: concat!($name, "(lhs, rhs[, broadcast_dimensions={...}])"),
+                signature: concat!(stringify!($name), "(lhs, rhs[, broadcast_dimensions={...}])"),
                 spec: SPEC,
                 rule: $rule,
             }, )*
@@ -210,19 +210,19 @@ macro_rules! binary_ops {
 }
 
 binary_ops! {
-    "Add" [] => add, add_rule, ["int", "float", "pred"];
-    "Sub" [] => sub, sub_rule, ["int", "float"];
-    "Mul" [] => mul, mul_rule, ["int", "float", "pred"];
-    "Div" [] => div, div_rule, ["int", "float"];
-    "Rem" [] => rem, rem_rule, ["int", "float"];
-    "Max" [] => max, max_rule, ["int", "float", "pred"];
-    "Min" [] => min, min_rule, ["int", "float", "pred"];
-    "Pow" [] => pow, pow_rule, ["int", "float"];
-    "Atan2" [] => atan2, atan2_rule, ["float"];
-    "And" ["LogicalAnd"] => and, and_rule, ["int", "pred"];
-    "Or" ["LogicalOr"] => or, or_rule, ["int", "pred"];
-    "Xor" ["LogicalXor"] => xor, xor_rule, ["int", "pred"];
-    "ShiftLeft" [] => shift_left, shl_rule, ["int"];
-    "ShiftRightArithmetic" [] => shift_right_arithmetic, sra_rule, ["int"];
-    "ShiftRightLogical" [] => shift_right_logical, srl_rule, ["int"];
+    Add [] => add, add_rule, ["int", "float", "pred"];
+    Sub [] => sub, sub_rule, ["int", "float"];
+    Mul [] => mul, mul_rule, ["int", "float", "pred"];
+    Div [] => div, div_rule, ["int", "float"];
+    Rem [] => rem, rem_rule, ["int", "float"];
+    Max [] => max, max_rule, ["int", "float", "pred"];
+    Min [] => min, min_rule, ["int", "float", "pred"];
+    Pow [] => pow, pow_rule, ["int", "float"];
+    Atan2 [] => atan2, atan2_rule, ["float"];
+    And ["LogicalAnd"] => and, and_rule, ["int", "pred"];
+    Or ["LogicalOr"] => or, or_rule, ["int", "pred"];
+    Xor ["LogicalXor"] => xor, xor_rule, ["int", "pred"];
+    ShiftLeft [] => shift_left, shl_rule, ["int"];
+    ShiftRightArithmetic [] => shift_right_arithmetic, sra_rule, ["int"];
+    ShiftRightLogical [] => shift_right_logical, srl_rule, ["int"];
 }

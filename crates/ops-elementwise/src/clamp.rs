@@ -4,7 +4,7 @@
 //! scalar (read with stride 0) or an array of the operand's shape. Clamp is an
 //! elementwise kernel, so it fuses with the elementwise ops around it.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -16,7 +16,7 @@ use xlet_kernels::math::{fmax, fmin};
 const SPEC: &str = include_str!("../../../spec/ops/clamp.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Clamp",
+    id: OpId::Clamp,
     aliases: &[],
     signature: "Clamp(min, operand, max)",
     spec: SPEC,

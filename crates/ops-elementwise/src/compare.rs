@@ -2,7 +2,7 @@
 //! broadcasting rules, a pred result, and an optional comparison `type`.
 
 use super::binary::binary_operands;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -122,13 +122,13 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
 }
 
 macro_rules! compare_ops {
-    ($( $name:literal => $c:ident, $rule:ident; )*) => {
+    ($( $c:ident, $rule:ident; )*) => {
         $( fn $rule(cx: &mut CallCtx) -> Result<Checked, Diag> { rule(cx, Cmp::$c) } )*
         pub const OPS: &[OpDef] = &[
             $( OpDef {
-                name: $name,
+                id: OpId::$c,
                 aliases: &[],
-                signature: concat!($name, "(lhs, rhs[, broadcast_dimensions={...}][, type=FLOAT|TOTALORDER|SIGNED|UNSIGNED])"),
+                signature: concat!(stringify!($c), "(lhs, rhs[, broadcast_dimensions={...}][, type=FLOAT|TOTALORDER|SIGNED|UNSIGNED])"),
                 spec: SPEC,
                 rule: $rule,
             }, )*
@@ -137,10 +137,10 @@ macro_rules! compare_ops {
 }
 
 compare_ops! {
-    "Eq" => Eq, eq_rule;
-    "Ne" => Ne, ne_rule;
-    "Lt" => Lt, lt_rule;
-    "Le" => Le, le_rule;
-    "Gt" => Gt, gt_rule;
-    "Ge" => Ge, ge_rule;
+    Eq, eq_rule;
+    Ne, ne_rule;
+    Lt, lt_rule;
+    Le, le_rule;
+    Gt, gt_rule;
+    Ge, ge_rule;
 }

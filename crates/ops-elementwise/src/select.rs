@@ -5,7 +5,7 @@
 //! elementwise kernel that fuses with the elementwise ops around it.
 
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -19,7 +19,7 @@ use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel};
 const SPEC: &str = include_str!("../../../spec/ops/select.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Select",
+    id: OpId::Select,
     aliases: &[],
     signature: "Select(pred, on_true, on_false)",
     spec: SPEC,

@@ -2,7 +2,7 @@
 //! one operand and keeps its shape; IsFinite returns pred.
 
 use super::common::describe_classes;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use num_traits::Float;
 use std::sync::Arc;
@@ -76,7 +76,7 @@ fn rule(
 
 /// Declares unary ops: name, aliases, the classes it takes, and per class the element function.
 macro_rules! unary_ops {
-    ($( $name:literal [$($alias:literal),*] $rule:ident $pick:ident pred_out=$po:literal { $($class:ident => $f:expr),* } )*) => {
+    ($( $name:ident [$($alias:literal),*] $rule:ident $pick:ident pred_out=$po:literal { $($class:ident => $f:expr),* } )*) => {
         $(
             fn $pick(e: ElemType) -> Option<UnFn> {
                 None $( .or_else(|| for_class!(e, T, [$class] => unary::<T, _, _>($f))) )*
@@ -87,9 +87,9 @@ macro_rules! unary_ops {
         )*
         pub const OPS: &[OpDef] = &[
             $( OpDef {
-                name: $name,
+                id: OpId::$name,
                 aliases: &[$($alias),*],
-                signature: concat!($name, "(operand)"),
+                signature: concat!(stringify!($name), "(operand)"),
                 spec: SPEC,
                 rule: $rule,
             }, )*
@@ -98,27 +98,27 @@ macro_rules! unary_ops {
 }
 
 unary_ops! {
-    "Abs" [] abs_rule abs pred_out=false { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x) }
-    "Neg" [] neg_rule neg pred_out=false { int => |x: T| x.wrapping_neg(), float => |x: T| -x }
-    "Sign" [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), float => |x: T| fsign(x) }
-    "Not" ["LogicalNot"] not_rule not pred_out=false { int => |x: T| !x, pred => |x: T| !x }
-    "Ceil" [] ceil_rule ceil pred_out=false { float => |x: T| Float::ceil(x) }
-    "Floor" [] floor_rule floor pred_out=false { float => |x: T| Float::floor(x) }
-    "RoundNearestAfz" ["Round"] rafz_rule rafz pred_out=false { float => |x: T| Float::round(x) }
-    "RoundNearestEven" [] rne_rule rne pred_out=false { float => |x: T| round_even(x) }
-    "Exp" [] exp_rule exp pred_out=false { float => |x: T| Float::exp(x) }
-    "Expm1" [] expm1_rule expm1 pred_out=false { float => |x: T| Float::exp_m1(x) }
-    "Log" [] log_rule log pred_out=false { float => |x: T| Float::ln(x) }
-    "Log1p" [] log1p_rule log1p pred_out=false { float => |x: T| Float::ln_1p(x) }
-    "Logistic" [] logistic_rule logistic_k pred_out=false { float => |x: T| logistic(x) }
-    "Sqrt" [] sqrt_rule sqrt pred_out=false { float => |x: T| Float::sqrt(x) }
-    "Rsqrt" [] rsqrt_rule rsqrt pred_out=false { float => |x: T| Float::sqrt(x).recip() }
-    "Cbrt" [] cbrt_rule cbrt pred_out=false { float => |x: T| Float::cbrt(x) }
-    "Sin" [] sin_rule sin pred_out=false { float => |x: T| Float::sin(x) }
-    "Cos" [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
-    "Tan" [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
-    "Tanh" [] tanh_rule tanh pred_out=false { float => |x: T| x.tanh_elem() }
-    "IsFinite" [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
-    "PopulationCount" ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
-    "Clz" [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }
+    Abs [] abs_rule abs pred_out=false { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x) }
+    Neg [] neg_rule neg pred_out=false { int => |x: T| x.wrapping_neg(), float => |x: T| -x }
+    Sign [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), float => |x: T| fsign(x) }
+    Not ["LogicalNot"] not_rule not pred_out=false { int => |x: T| !x, pred => |x: T| !x }
+    Ceil [] ceil_rule ceil pred_out=false { float => |x: T| Float::ceil(x) }
+    Floor [] floor_rule floor pred_out=false { float => |x: T| Float::floor(x) }
+    RoundNearestAfz ["Round"] rafz_rule rafz pred_out=false { float => |x: T| Float::round(x) }
+    RoundNearestEven [] rne_rule rne pred_out=false { float => |x: T| round_even(x) }
+    Exp [] exp_rule exp pred_out=false { float => |x: T| Float::exp(x) }
+    Expm1 [] expm1_rule expm1 pred_out=false { float => |x: T| Float::exp_m1(x) }
+    Log [] log_rule log pred_out=false { float => |x: T| Float::ln(x) }
+    Log1p [] log1p_rule log1p pred_out=false { float => |x: T| Float::ln_1p(x) }
+    Logistic [] logistic_rule logistic_k pred_out=false { float => |x: T| logistic(x) }
+    Sqrt [] sqrt_rule sqrt pred_out=false { float => |x: T| Float::sqrt(x) }
+    Rsqrt [] rsqrt_rule rsqrt pred_out=false { float => |x: T| Float::sqrt(x).recip() }
+    Cbrt [] cbrt_rule cbrt pred_out=false { float => |x: T| Float::cbrt(x) }
+    Sin [] sin_rule sin pred_out=false { float => |x: T| Float::sin(x) }
+    Cos [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
+    Tan [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
+    Tanh [] tanh_rule tanh pred_out=false { float => |x: T| x.tanh_elem() }
+    IsFinite [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
+    PopulationCount ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
+    Clz [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }
 }

@@ -6,7 +6,7 @@
 
 use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -19,7 +19,7 @@ use xlet_kernels::batch_norm::{BnElem, View, grad};
 const SPEC: &str = include_str!("../../../spec/ops/batch_norm_grad.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "BatchNormGrad",
+    id: OpId::BatchNormGrad,
     aliases: &[],
     signature: "BatchNormGrad(operand, scale, batch_mean, batch_var, grad_output, epsilon, feature_index)",
     spec: SPEC,

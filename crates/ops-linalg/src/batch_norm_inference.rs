@@ -5,7 +5,7 @@
 
 use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -18,7 +18,7 @@ use xlet_kernels::batch_norm::{BnElem, View, inference};
 const SPEC: &str = include_str!("../../../spec/ops/batch_norm_inference.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "BatchNormInference",
+    id: OpId::BatchNormInference,
     aliases: &[],
     signature: "BatchNormInference(operand, scale, offset, mean, variance, epsilon, feature_index)",
     spec: SPEC,

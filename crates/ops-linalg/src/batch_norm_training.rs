@@ -5,7 +5,7 @@
 
 use super::batch_norm_args::{per_feature, read_common, readable};
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -18,7 +18,7 @@ use xlet_kernels::batch_norm::{BnElem, View, training};
 const SPEC: &str = include_str!("../../../spec/ops/batch_norm_training.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "BatchNormTraining",
+    id: OpId::BatchNormTraining,
     aliases: &[],
     signature: "BatchNormTraining(operand, scale, offset, epsilon, feature_index)",
     spec: SPEC,

@@ -6,14 +6,14 @@
 use super::conv_general_dilated::check::{self, OpForm, PaddingForms};
 use super::conv_general_dilated::checked;
 use super::conv_general_dilated::rules::{Rule, Rules};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 
 const SPEC: &str = include_str!("../../../spec/ops/conv.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Conv",
+    id: OpId::Conv,
     aliases: &[],
     signature: "Conv(lhs, rhs, window_strides, padding=SAME|VALID[, feature_group_count=1, batch_group_count=1, preferred_element_type=f32])",
     spec: SPEC,

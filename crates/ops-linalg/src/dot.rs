@@ -4,14 +4,14 @@
 //! checks its own (simpler) rules and then builds DotGeneral's kernel.
 
 use super::dot_general::{self, DotDims};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 
 const SPEC: &str = include_str!("../../../spec/ops/dot.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Dot",
+    id: OpId::Dot,
     aliases: &[],
     signature: "Dot(lhs, rhs[, preferred_element_type=T])",
     spec: SPEC,

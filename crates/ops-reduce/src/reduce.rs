@@ -8,7 +8,7 @@
 //! order of kernels/reduce/order.rs and give the same bits.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -25,7 +25,7 @@ pub use xlet_ops_common::reduction::{collate, reduction_comp, results_type};
 const SPEC: &str = include_str!("../../../spec/ops/reduce.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Reduce",
+    id: OpId::Reduce,
     aliases: &[],
     signature: "Reduce(operand, init_value, computation, dimensions)",
     spec: SPEC,
@@ -128,10 +128,10 @@ fn native_on(op: Monoid, e: ElemType) -> bool {
 }
 
 pub fn choose_path(comp: &Comp, elems: &[ElemType]) -> Path {
-    if let ([e], Some(m)) = (elems, comp::monoid(comp)) {
-        if native_on(m, *e) {
-            return Path::Monoid(m);
-        }
+    if let ([e], Some(m)) = (elems, comp::monoid(comp))
+        && native_on(m, *e)
+    {
+        return Path::Monoid(m);
     }
     match Vectorized::compile(comp) {
         Some(v) if v.outputs() == elems.len() => Path::Vectorized(v),

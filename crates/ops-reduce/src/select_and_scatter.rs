@@ -10,7 +10,7 @@
 use super::common::{contiguous, internal};
 use super::reduce::scalar_of;
 use super::reduce_window::{Labels, Places, window_geometry};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::IxDyn;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -28,7 +28,7 @@ use xlet_kernels::strided::{interrupt_error, interrupted};
 const SPEC: &str = include_str!("../../../spec/ops/select_and_scatter.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "SelectAndScatter",
+    id: OpId::SelectAndScatter,
     aliases: &[],
     signature: "SelectAndScatter(operand, select, window_dimensions, window_strides, padding, source, init_value, scatter)",
     spec: SPEC,
@@ -200,12 +200,12 @@ fn agrees<T: Elem + PartialOrd + CastFrom<f64>>(v: &Vectorized, c: Cmp) -> Optio
 /// is the mirrored comparison), confirmed to be the element type's default
 /// comparison by running its compiled form on probe pairs.
 fn native_select(select: &Comp, elem: ElemType) -> Option<Cmp> {
-    let (name, swapped) = comp::binary_op(select)?;
-    let c = match (name, swapped) {
-        ("Ge", false) | ("Le", true) => Cmp::Ge,
-        ("Gt", false) | ("Lt", true) => Cmp::Gt,
-        ("Le", false) | ("Ge", true) => Cmp::Le,
-        ("Lt", false) | ("Gt", true) => Cmp::Lt,
+    let (id, swapped) = comp::binary_op(select)?;
+    let c = match (id, swapped) {
+        (OpId::Ge, false) | (OpId::Le, true) => Cmp::Ge,
+        (OpId::Gt, false) | (OpId::Lt, true) => Cmp::Gt,
+        (OpId::Le, false) | (OpId::Ge, true) => Cmp::Le,
+        (OpId::Lt, false) | (OpId::Gt, true) => Cmp::Lt,
         _ => return None,
     };
     let v = Vectorized::compile(select)?;

@@ -3,7 +3,7 @@
 //! follow unchanged. Runs on the BroadcastInDim kernel.
 
 use super::broadcast_in_dim::{BroadcastKernel, sizes};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -12,7 +12,7 @@ use xlet_core::types::Type;
 const SPEC: &str = include_str!("../../../spec/ops/broadcast.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Broadcast",
+    id: OpId::Broadcast,
     aliases: &[],
     signature: "Broadcast(operand, broadcast_sizes)",
     spec: SPEC,

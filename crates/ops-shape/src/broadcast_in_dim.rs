@@ -6,7 +6,7 @@
 //! `BroadcastKernel` is shared with Broadcast (spec/ops/broadcast.md).
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -19,7 +19,7 @@ use xlet_kernels::{Src, try_materialize};
 const SPEC: &str = include_str!("../../../spec/ops/broadcast_in_dim.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "BroadcastInDim",
+    id: OpId::BroadcastInDim,
     aliases: &[],
     signature: "BroadcastInDim(operand, out_dim_size, broadcast_dimensions)",
     spec: SPEC,

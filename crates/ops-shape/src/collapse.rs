@@ -5,7 +5,7 @@
 
 use super::broadcast_in_dim::fmt_list;
 use super::common::{contiguous, internal};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::IxDyn;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -18,7 +18,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/collapse.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Collapse",
+    id: OpId::Collapse,
     aliases: &[],
     signature: "Collapse(operand, dimensions)",
     spec: SPEC,

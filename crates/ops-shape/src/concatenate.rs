@@ -10,7 +10,7 @@
 //! one (a transposed or broadcast view) is read through the strided engine.
 
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -28,7 +28,7 @@ use xlet_syntax::ast::Expr;
 const SPEC: &str = include_str!("../../../spec/ops/concatenate.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Concatenate",
+    id: OpId::Concatenate,
     aliases: &["Concat", "ConcatInDim"],
     signature: "Concatenate(operands..., dimension)",
     spec: SPEC,

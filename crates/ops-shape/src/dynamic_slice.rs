@@ -7,7 +7,7 @@
 //! The start-index forms and their clamping are shared with DynamicUpdateSlice.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use super::slice::{Range, slice_view};
 use std::sync::Arc;
 use xlet_check::call::{CallCtx, Operand};
@@ -22,7 +22,7 @@ use xlet_syntax::ast::{Expr, ExprKind};
 const SPEC: &str = include_str!("../../../spec/ops/dynamic_slice.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "DynamicSlice",
+    id: OpId::DynamicSlice,
     aliases: &[],
     signature: "DynamicSlice(operand, start_indices, size_indices | slice_sizes)",
     spec: SPEC,

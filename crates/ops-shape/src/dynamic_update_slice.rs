@@ -9,7 +9,7 @@
 
 use super::common::internal;
 use super::dynamic_slice::{clamped_starts, start_operands};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::alloc;
@@ -22,7 +22,7 @@ use xlet_kernels::{Src, try_materialize};
 const SPEC: &str = include_str!("../../../spec/ops/dynamic_update_slice.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "DynamicUpdateSlice",
+    id: OpId::DynamicUpdateSlice,
     aliases: &[],
     signature: "DynamicUpdateSlice(operand, update, start_indices)",
     spec: SPEC,

@@ -2,7 +2,7 @@
 //! `GetTupleElement(tuple, index)` with `index` a static integer.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -13,7 +13,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/get_tuple_element.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "GetTupleElement",
+    id: OpId::GetTupleElement,
     aliases: &[],
     signature: "GetTupleElement(tuple, index)",
     spec: SPEC,
@@ -93,13 +93,13 @@ impl Kernel for GetTupleElementKernel {
     /// A tuple nothing else holds gives its element away (no new reference to
     /// it), so the element stays uniquely owned for an in-place update.
     fn run_owned(&self, mut args: Vec<Value>, cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        if let [Value::Tuple(vs)] = args.as_mut_slice() {
-            if let Some(slot) = std::sync::Arc::get_mut(vs).and_then(|vs| vs.get_mut(self.index)) {
-                return Ok(std::mem::replace(
-                    slot,
-                    Value::Tuple(std::sync::Arc::new([])),
-                ));
-            }
+        if let [Value::Tuple(vs)] = args.as_mut_slice()
+            && let Some(slot) = std::sync::Arc::get_mut(vs).and_then(|vs| vs.get_mut(self.index))
+        {
+            return Ok(std::mem::replace(
+                slot,
+                Value::Tuple(std::sync::Arc::new([])),
+            ));
         }
         self.run(&args, cx)
     }

@@ -11,7 +11,7 @@
 //! is read in place through its strides (a transposed view is not copied first).
 
 use super::common::{internal, typed};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
 use std::mem::MaybeUninit;
@@ -30,7 +30,7 @@ use xlet_syntax::ast::{ExprKind, Span};
 const SPEC: &str = include_str!("../../../spec/ops/pad.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Pad",
+    id: OpId::Pad,
     aliases: &[],
     signature: "Pad(operand, padding_value, padding_config)",
     spec: SPEC,
@@ -49,10 +49,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // `Pad(x, {{1, 1, 0}}, 0.0)`: the config where the value goes.
     let listy =
         |e: &xlet_syntax::ast::Expr| matches!(e.kind, ExprKind::Brace(_) | ExprKind::Numbers(_));
-    if let (Some(v), Some(c)) = (cx.peek(1), cx.peek(2)) {
-        if listy(v) && !listy(c) {
-            return Err(cx.swapped(1, 2));
-        }
+    if let (Some(v), Some(c)) = (cx.peek(1), cx.peek(2))
+        && listy(v)
+        && !listy(c)
+    {
+        return Err(cx.swapped(1, 2));
     }
     let ops = cx.operands_alike(&[(0, "operand"), (1, "padding_value")], None)?;
     let (o, v) = (&ops[0], &ops[1]);

@@ -4,7 +4,7 @@
 //! A reshape of a row-major operand is a view (no copy).
 
 use super::common::{contiguous, internal};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::IxDyn;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/reshape.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Reshape",
+    id: OpId::Reshape,
     aliases: &[],
     signature: "Reshape(operand, [dimensions,] new_sizes)",
     spec: SPEC,

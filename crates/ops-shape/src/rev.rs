@@ -4,7 +4,7 @@
 //! copy); the strided engine reads negative strides like any other.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::Axis;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/rev.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Rev",
+    id: OpId::Rev,
     aliases: &["Reverse"],
     signature: "Rev(operand, dimensions)",
     spec: SPEC,

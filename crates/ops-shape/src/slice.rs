@@ -5,7 +5,7 @@
 //! contiguous runs (spec/performance.md).
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::{Attr, CallCtx};
 use xlet_core::diag::Diag;
@@ -17,7 +17,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/slice.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Slice",
+    id: OpId::Slice,
     aliases: &[],
     signature: "Slice(operand, start_indices, limit_indices, strides)",
     spec: SPEC,

@@ -4,7 +4,7 @@
 //! need row-major data copy it when they read it.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use super::reshape::permutation;
 use ndarray::IxDyn;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/transpose.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Transpose",
+    id: OpId::Transpose,
     aliases: &[],
     signature: "Transpose(operand, permutation)",
     spec: SPEC,

@@ -1,7 +1,7 @@
 //! Tuple (spec/ops/tuple.md): `Tuple(v0, v1, ...)`, the same value as the
 //! literal form `(v0, v1, ...)`. Elements may be arrays or tuples.
 
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -12,7 +12,7 @@ use xlet_ir::{EvalCx, Kernel, KernelError};
 const SPEC: &str = include_str!("../../../spec/ops/tuple.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Tuple",
+    id: OpId::Tuple,
     aliases: &[],
     signature: "Tuple(value0, value1, ...)",
     spec: SPEC,

@@ -10,7 +10,7 @@
 //!   comparison through the evaluator.
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
@@ -24,7 +24,7 @@ use xlet_kernels::sort::{self, Order};
 const SPEC: &str = include_str!("../../../spec/ops/sort.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Sort",
+    id: OpId::Sort,
     aliases: &[],
     signature: "Sort(operands[, comparator=comp][, dimension=d][, is_stable=true|false])",
     spec: SPEC,
@@ -34,36 +34,37 @@ pub const OPS: &[OpDef] = &[OpDef {
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // `Sort(v, idx)`: arrays to sort together go in braces; the second
     // position is the comparator.
-    if let (Some(first), Some(second)) = (cx.peek(0), cx.peek(1)) {
-        if cx.names_value(second) {
-            let strip = |e: &xlet_syntax::ast::Expr| {
-                let t = cx.text(&e.span);
-                match &e.kind {
-                    xlet_syntax::ast::ExprKind::Brace(items)
-                        if !items.is_empty() && !xlet_check::literal::is_weak(e) =>
-                    {
-                        let t = t.trim();
-                        t.strip_prefix('{')
-                            .and_then(|x| x.strip_suffix('}'))
-                            .unwrap_or(t)
-                            .trim()
-                            .to_string()
-                    }
-                    _ => t.to_string(),
+    if let (Some(first), Some(second)) = (cx.peek(0), cx.peek(1))
+        && cx.names_value(second)
+    {
+        let strip = |e: &xlet_syntax::ast::Expr| {
+            let t = cx.text(&e.span);
+            match &e.kind {
+                xlet_syntax::ast::ExprKind::Brace(items)
+                    if !items.is_empty() && !xlet_check::literal::is_weak(e) =>
+                {
+                    let t = t.trim();
+                    t.strip_prefix('{')
+                        .and_then(|x| x.strip_suffix('}'))
+                        .unwrap_or(t)
+                        .trim()
+                        .to_string()
                 }
-            };
-            let mut args = vec![format!("{{{}, {}}}", strip(first), cx.text(&second.span))];
-            for k in 2..cx.positional_count() {
-                if let Some(e) = cx.peek(k) {
-                    args.push(cx.text(&e.span).to_string());
-                }
+                _ => t.to_string(),
             }
-            for name in ["comparator", "dimension", "is_stable"] {
-                if let Some(e) = cx.peek_named(name) {
-                    args.push(format!("{name}={}", cx.text(&e.span)));
-                }
+        };
+        let mut args = vec![format!("{{{}, {}}}", strip(first), cx.text(&second.span))];
+        for k in 2..cx.positional_count() {
+            if let Some(e) = cx.peek(k) {
+                args.push(cx.text(&e.span).to_string());
             }
-            return Err(cx
+        }
+        for name in ["comparator", "dimension", "is_stable"] {
+            if let Some(e) = cx.peek_named(name) {
+                args.push(format!("{name}={}", cx.text(&e.span)));
+            }
+        }
+        return Err(cx
                 .err(
                     "C5",
                     format!(
@@ -77,20 +78,19 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                     "to sort arrays together, put them in braces: did you mean Sort({})? The first one is the key unless a comparator says otherwise",
                     args.join(", ")
                 )));
-        }
     }
     // `{}` is the empty list of operands here, not an empty array literal.
-    if let Some(e) = cx.take(Some(0), "operands")? {
-        if matches!(&e.kind, xlet_syntax::ast::ExprKind::Brace(items) if items.is_empty()) {
-            return Err(cx
-                .err(
-                    "C1",
-                    "there must be at least one operand to sort",
-                    e.span.clone(),
-                )
-                .with_label("no operands")
-                .with_help("write Sort(x) or Sort({keys, values}, comparator=...)"));
-        }
+    if let Some(e) = cx.take(Some(0), "operands")?
+        && matches!(&e.kind, xlet_syntax::ast::ExprKind::Brace(items) if items.is_empty())
+    {
+        return Err(cx
+            .err(
+                "C1",
+                "there must be at least one operand to sort",
+                e.span.clone(),
+            )
+            .with_label("no operands")
+            .with_help("write Sort(x) or Sort({keys, values}, comparator=...)"));
     }
     let list = cx.operand_list(0, "operands", None, &[])?;
     let Some(first) = list.items.first() else {
@@ -247,12 +247,12 @@ fn recognise(c: &Comp, elems: &[ElemType]) -> Option<(usize, Order)> {
     if !c.body.is_empty() {
         return None;
     }
-    let ExprKind::Op { name, kernel, args } = &c.result.kind else {
+    let ExprKind::Op { id, kernel, args } = &c.result.kind else {
         return None;
     };
-    let less = match *name {
-        "Lt" => true,
-        "Gt" => false,
+    let less = match id {
+        OpId::Lt => true,
+        OpId::Gt => false,
         _ => return None,
     };
     let [a, b] = args.as_slice() else {
@@ -419,11 +419,11 @@ fn sort_alone<T: SortElem + Elem>(
 ) -> Result<Array, KernelError> {
     let n = a.shape()[dim];
     // One row in row-major layout (a 1-D array, say): sorted straight from the operand.
-    if a.len() == n {
-        if let Some(src) = a.as_slice() {
-            let out = sort::sorted_row(src, order)?;
-            return Ok(T::wrap(sort::from_rows(out, a.shape(), dim)?));
-        }
+    if a.len() == n
+        && let Some(src) = a.as_slice()
+    {
+        let out = sort::sorted_row(src, order)?;
+        return Ok(T::wrap(sort::from_rows(out, a.shape(), dim)?));
     }
     let mut rows = sort::rows_of(a, dim)?;
     sort::sort_rows(&mut rows, n, order)?;

@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 pub use xlet_check::table::{Checked, OpDef, OpTable, ShapeRule, params, spec_section, summary};
+pub use xlet_ops_common::registry::OpId;
 pub use xlet_syntax::names::*;
 
 const MODULES: &[&[OpDef]] = &[
@@ -116,8 +117,8 @@ mod tests {
         assert_eq!(params_of("Clamp"), ["min", "operand", "max"]);
         assert_eq!(params_of("Iota"), ["shape", "iota_dimension"]);
         // ReplicaId() is the one op without arguments.
-        for op in all().iter().filter(|op| op.name != "ReplicaId") {
-            assert!(!params(op).is_empty(), "{} has no parameters", op.name);
+        for op in all().iter().filter(|op| op.name() != "ReplicaId") {
+            assert!(!params(op).is_empty(), "{} has no parameters", op.name());
         }
     }
 
@@ -206,9 +207,19 @@ mod tests {
     }
 
     #[test]
+    fn every_op_id_has_exactly_one_op() {
+        for &id in OpId::ALL {
+            let n = all().iter().filter(|o| o.id == id).count();
+            assert_eq!(n, 1, "{id} is in the table {n} times");
+            assert_eq!(table().get(id).map(|o| o.name()), Some(id.name()));
+        }
+        assert_eq!(all().len(), OpId::ALL.len());
+    }
+
+    #[test]
     fn operators_name_ops() {
-        assert_eq!(by_operator("+").map(|o| o.name), Some("Add"));
-        assert_eq!(by_operator("&&").map(|o| o.name), Some("And"));
+        assert_eq!(by_operator("+").map(|o| o.name()), Some("Add"));
+        assert_eq!(by_operator("&&").map(|o| o.name()), Some("And"));
         assert!(by_operator("@").is_none());
     }
 

@@ -14,21 +14,22 @@
 mod vectorized;
 
 pub use vectorized::{OneScratch, Vectorized, flat_scalars};
+use xlet_core::OpId;
 use xlet_ir::{Comp, ExprKind};
 
-/// The op name when `c`'s body is exactly one op applied to its two parameters,
+/// The op when `c`'s body is exactly one op applied to its two parameters,
 /// with `true` when they are swapped (`b + a` for parameters `a, b`).
-pub fn binary_op(c: &Comp) -> Option<(&'static str, bool)> {
+pub fn binary_op(c: &Comp) -> Option<(OpId, bool)> {
     if c.params.len() != 2 || !c.body.is_empty() {
         return None;
     }
-    let ExprKind::Op { name, args, .. } = &c.result.kind else {
+    let ExprKind::Op { id, args, .. } = &c.result.kind else {
         return None;
     };
     match args.as_slice() {
         [a, b] => match (&a.kind, &b.kind) {
-            (ExprKind::Local(0), ExprKind::Local(1)) => Some((name, false)),
-            (ExprKind::Local(1), ExprKind::Local(0)) => Some((name, true)),
+            (ExprKind::Local(0), ExprKind::Local(1)) => Some((*id, false)),
+            (ExprKind::Local(1), ExprKind::Local(0)) => Some((*id, true)),
             _ => None,
         },
         _ => None,
@@ -41,7 +42,7 @@ pub use xlet_kernels::reduce::monoid::Monoid;
 /// a body that is one of the monoid ops on the two parameters (in either order:
 /// all of them are commutative in XLA's semantics).
 pub fn monoid(c: &Comp) -> Option<Monoid> {
-    let (name, _) = binary_op(c)?;
+    let (id, _) = binary_op(c)?;
     let [(_, a), (_, b)] = c.params.as_slice() else {
         return None;
     };
@@ -49,13 +50,5 @@ pub fn monoid(c: &Comp) -> Option<Monoid> {
     if !scalar || a != b || &c.ret != a {
         return None;
     }
-    Some(match name {
-        "Add" => Monoid::Add,
-        "Mul" => Monoid::Mul,
-        "Max" => Monoid::Max,
-        "Min" => Monoid::Min,
-        "And" => Monoid::And,
-        "Or" => Monoid::Or,
-        _ => return None,
-    })
+    Monoid::ALL.into_iter().find(|m| m.op() == id)
 }

@@ -8,13 +8,14 @@ mod hub;
 pub use hub::{Gathered, Hub};
 
 use std::sync::Arc;
+use xlet_core::OpId;
 use xlet_core::span::Span;
 
 /// Where a collective or a Recv is in the program, for matching the replicas'
 /// collectives and for diagnostics.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
-    pub op: &'static str,
+    pub op: OpId,
     pub span: Span,
     /// 1-based line of `span` (worked out when the program is checked).
     pub line: usize,

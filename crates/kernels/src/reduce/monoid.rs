@@ -24,15 +24,30 @@ pub enum Monoid {
 }
 
 impl Monoid {
-    pub fn name(self) -> &'static str {
+    pub const ALL: [Monoid; 6] = [
+        Monoid::Add,
+        Monoid::Mul,
+        Monoid::Max,
+        Monoid::Min,
+        Monoid::And,
+        Monoid::Or,
+    ];
+
+    /// The binary op this monoid is.
+    pub fn op(self) -> xlet_core::OpId {
+        use xlet_core::OpId;
         match self {
-            Monoid::Add => "Add",
-            Monoid::Mul => "Mul",
-            Monoid::Max => "Max",
-            Monoid::Min => "Min",
-            Monoid::And => "And",
-            Monoid::Or => "Or",
+            Monoid::Add => OpId::Add,
+            Monoid::Mul => OpId::Mul,
+            Monoid::Max => OpId::Max,
+            Monoid::Min => OpId::Min,
+            Monoid::And => OpId::And,
+            Monoid::Or => OpId::Or,
         }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.op().name()
     }
 }
 

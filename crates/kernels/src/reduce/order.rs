@@ -191,7 +191,7 @@ impl<A: Clone> PadTrees<'_, A> {
         f: &mut impl FnMut(A, A) -> Result<A, E>,
     ) -> Result<(), E> {
         let nblocks = self.n.div_ceil(BLOCK);
-        let short = self.n % BLOCK != 0 && to == nblocks;
+        let short = !self.n.is_multiple_of(BLOCK) && to == nblocks;
         let full_to = if short { to - 1 } else { to };
         let mut q = from;
         while q < full_to {

@@ -61,7 +61,7 @@ fn reference_perm<T: SortElem>(row: &[T], order: Order) -> Result<Vec<usize>, Ke
     let mut calls = 0usize;
     merge::merge_sort(row.len(), |a, b| {
         calls += 1;
-        if calls % CHECK_EVERY == 0 && interrupted() {
+        if calls.is_multiple_of(CHECK_EVERY) && interrupted() {
             return Err(interrupt_error());
         }
         Ok(order.less(row[a], row[b]))
@@ -217,7 +217,7 @@ pub fn perm_rows_by(
     for r in 0..rows {
         let p = merge::merge_sort(n, |a, b| {
             calls += 1;
-            if calls % 256 == 0 && interrupted() {
+            if calls.is_multiple_of(256) && interrupted() {
                 return Err(interrupt_error());
             }
             less(r, a, b)

@@ -71,11 +71,12 @@ fn offset_runs(p: &Plan, xs: &[isize], rs: &[usize]) -> Vec<Run> {
             continue;
         }
         let (si, so) = (xs[d], rs[r] as isize);
-        if let Some(last) = runs.last_mut() {
-            if last.1 == si * n as isize && last.2 == so * n as isize {
-                *last = (last.0 * n, si, so);
-                continue;
-            }
+        if let Some(last) = runs.last_mut()
+            && last.1 == si * n as isize
+            && last.2 == so * n as isize
+        {
+            *last = (last.0 * n, si, so);
+            continue;
         }
         runs.push((n, si, so));
     }

@@ -16,7 +16,7 @@ mod tests;
 use super::index_dims::{
     self as idims, Dims, IndexSpace, disjoint, in_range, show, show_usize, sorted, unique,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 pub use kernel::{GatherKernel, Plan};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -26,7 +26,7 @@ use xlet_core::types::{ArrayType, Type};
 const SPEC: &str = include_str!("../../../../spec/ops/gather.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Gather",
+    id: OpId::Gather,
     aliases: &[],
     signature: "Gather(operand, start_indices|gather_indices, offset_dims|output_window_dims={..}, collapsed_slice_dims|elided_window_dims={..}, start_index_map|gather_dims_to_operand_dims={..}, index_vector_dim=N, slice_sizes|window_bounds={..}[, operand_batching_dims={..}, start_indices_batching_dims={..}, indices_are_sorted=false])",
     spec: SPEC,

@@ -37,10 +37,10 @@ pub enum Path {
 }
 
 pub fn choose_path(c: &Comp, elems: &[ElemType]) -> Path {
-    if elems.len() == 1 {
-        if let Some(m) = comp::monoid(c) {
-            return Path::Monoid(m);
-        }
+    if elems.len() == 1
+        && let Some(m) = comp::monoid(c)
+    {
+        return Path::Monoid(m);
     }
     match Vectorized::compile(c) {
         Some(v) if v.inputs() == 2 * elems.len() && v.outputs() == elems.len() => {

@@ -14,7 +14,7 @@ pub mod plan;
 use super::index_dims::{
     self as idims, Dims, IndexSpace, disjoint, in_range, show, sorted, unique,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 pub use kernel::{Path, Plan, ScatterKernel};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -25,7 +25,7 @@ use xlet_core::types::{ArrayType, ElemType, Type};
 const SPEC: &str = include_str!("../../../../spec/ops/scatter.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "Scatter",
+    id: OpId::Scatter,
     aliases: &[],
     signature: "Scatter(operand, scatter_indices, updates, update_computation, update_window_dims={..}, inserted_window_dims={..}, scatter_dims_to_operand_dims={..}, index_vector_dim=N[, input_batching_dims={..}, scatter_indices_batching_dims={..}, indices_are_sorted=false, unique_indices=false])",
     spec: SPEC,

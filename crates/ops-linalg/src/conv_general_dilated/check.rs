@@ -160,7 +160,7 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
         )
         .with_secondary(fspan, "feature_group_count here"));
     }
-    if g.in_features % fg != 0 {
+    if !g.in_features.is_multiple_of(fg) {
         return Err(count_err(
             Rule::LhsFeatureDiv,
             format!(
@@ -201,7 +201,7 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
         }
         return Err(d);
     }
-    if g.out_features % fg != 0 {
+    if !g.out_features.is_multiple_of(fg) {
         return Err(count_err(
             Rule::KernelOutFgc,
             format!(
@@ -212,7 +212,7 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
         )
         .with_label("does not divide the kernel's output features"));
     }
-    if g.batch % bg != 0 {
+    if !g.batch.is_multiple_of(bg) {
         return Err(count_err(
             Rule::LhsBatchDiv,
             format!(
@@ -223,7 +223,7 @@ pub fn read(cx: &mut CallCtx, form: &OpForm) -> Result<Conv, Diag> {
         )
         .with_label("does not divide the lhs batch"));
     }
-    if g.out_features % bg != 0 {
+    if !g.out_features.is_multiple_of(bg) {
         return Err(count_err(
             Rule::KernelOutBgc,
             format!(

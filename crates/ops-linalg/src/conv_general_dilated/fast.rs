@@ -225,7 +225,7 @@ impl<A: DotElem> Plan<'_, A> {
             rs: self.k as isize,
             cs: 1,
         };
-        // SAFETY (offset): src_b and c0 are inside the lhs's batch and feature sizes.
+        // SAFETY: the offset stays in bounds: src_b and c0 are inside the lhs's batch and feature sizes.
         let base = unsafe {
             self.lhs
                 .as_ptr()

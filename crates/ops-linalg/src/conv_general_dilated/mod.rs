@@ -18,7 +18,7 @@ pub mod rules;
 mod tests;
 
 use super::common::internal;
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use check::{Conv, OpForm, PaddingForms};
 use geometry::Geometry;
 use half::{bf16, f16};
@@ -38,7 +38,7 @@ use xlet_kernels::matmul::DotElem;
 const SPEC: &str = include_str!("../../../../spec/ops/conv_general_dilated.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ConvGeneralDilated",
+    id: OpId::ConvGeneralDilated,
     aliases: &[],
     signature: "ConvGeneralDilated(lhs, rhs, window_strides, padding[, lhs_dilation, rhs_dilation, dimension_numbers=\"bf01_oi01->bf01\", feature_group_count=1, batch_group_count=1, preferred_element_type=f32, input_batch_dimension=0, input_feature_dimension=1, input_spatial_dimensions={2, 3}, kernel_output_feature_dimension=0, kernel_input_feature_dimension=1, kernel_spatial_dimensions={2, 3}, output_batch_dimension=0, output_feature_dimension=1, output_spatial_dimensions={2, 3}])",
     spec: SPEC,

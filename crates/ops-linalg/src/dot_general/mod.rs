@@ -14,7 +14,7 @@ pub mod plan;
 mod tests;
 
 use super::index_dims::{self as idims, Dims, show};
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 pub use kernel::{DotKernel, Plan, compute_type};
 use std::sync::Arc;
 use xlet_check::call::{Attr, CallCtx, Operand};
@@ -24,7 +24,7 @@ use xlet_core::types::{ArrayType, ElemType, Type};
 const SPEC: &str = include_str!("../../../../spec/ops/dot_general.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "DotGeneral",
+    id: OpId::DotGeneral,
     aliases: &[],
     signature: "DotGeneral(lhs, rhs, lhs_contracting_dimensions={..}, rhs_contracting_dimensions={..}, lhs_batch_dimensions|lhs_batching_dimensions={..}, rhs_batch_dimensions|rhs_batching_dimensions={..}[, preferred_element_type=T])",
     spec: SPEC,

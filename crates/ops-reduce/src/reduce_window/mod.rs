@@ -14,7 +14,7 @@ use super::reduce::{
     Path, arrays, choose_path, collate, generic_outputs, init_values, operands_and_inits,
     reduction_comp, scalar_of,
 };
-use super::registry::{Checked, OpDef};
+use super::registry::{Checked, OpDef, OpId};
 use ndarray::IxDyn;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -37,7 +37,7 @@ use xlet_syntax::ast::ExprKind;
 const SPEC: &str = include_str!("../../../../spec/ops/reduce_window.md");
 
 pub const OPS: &[OpDef] = &[OpDef {
-    name: "ReduceWindow",
+    id: OpId::ReduceWindow,
     aliases: &[],
     signature: "ReduceWindow(operand, init_value, computation, window_dimensions, window_strides, padding[, base_dilations={...}, window_dilations={...}])",
     spec: SPEC,
