@@ -253,3 +253,56 @@ fn the_write_out_limit_counts_every_loop_of_a_gradient() {
         assert!(err.contains("--max-memory"), "{head}");
     }
 }
+
+/// Each order of `Grad` multiplies the generated program (here about 3.2× its
+/// text per order): the eleventh is gigabytes. Writing, parsing and checking
+/// it stay inside `--max-memory`, and the failure is one C5 error on the
+/// first `Grad` too large (the comps above it are not blamed again).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_high_order_gradient_stays_inside_the_memory_budget() {
+    let mut src = String::from("comp f0(x: f32) -> f32 { Div(Exp(Sin(x)), Add(x, f32 2)) }\n");
+    for i in 1..=11 {
+        src.push_str(&format!(
+            "comp f{i}(x: f32) -> f32 {{ Grad(f{}, x) }}\n",
+            i - 1
+        ));
+    }
+    src.push_str("f11(f32 0.5)\n");
+    let (code, _, err, peak_kib) =
+        common::xlet_run_peak(&["run", "-", "--max-memory", "100M"], &src);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("[Grad: C5]") && err.contains("too large"),
+        "{err}"
+    );
+    assert!(err.contains("memory budget"), "{err}");
+    assert_eq!(err.matches("Error:").count(), 1, "{err}");
+    // The budget, plus the process's code and the allocator's slack.
+    assert!(
+        peak_kib < 150 * 1024,
+        "peak {peak_kib} KiB under a 100 MiB budget"
+    );
+}
+
+/// The parser looks at the memory budget before every atom (as it looks at
+/// Ctrl-C): a program whose tree cannot fit stops there, with a memory error,
+/// rather than being read whole and refused by the checker.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_program_is_parsed_inside_the_memory_budget() {
+    let src: String = (0..250_000)
+        .map(|i| format!("let a{i} = f32[2] {{1, 2}} + f32 {i}\n"))
+        .collect();
+    let (code, _, err, peak_kib) =
+        common::xlet_run_peak(&["check", "-", "--max-memory", "30M"], &src);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("[memory]") && err.contains("while parsing"),
+        "{err}"
+    );
+    assert!(
+        peak_kib < 90 * 1024,
+        "peak {peak_kib} KiB under a 30 MiB budget"
+    );
+}

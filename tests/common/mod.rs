@@ -82,3 +82,52 @@ pub fn children_peak_kib() -> usize {
         u.ru_maxrss as usize
     }
 }
+
+/// `xlet_run`, and the child's own peak resident size in KiB (wait4 reports
+/// it per child, so tests measured this way can share a test binary).
+#[cfg(target_os = "linux")]
+pub fn xlet_run_peak(args: &[&str], stdin: &str) -> (i32, String, String, usize) {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
+        .arg("--no-color")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xlet starts");
+    let mut input = child.stdin.take().expect("stdin");
+    let src = stdin.to_string();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(src.as_bytes());
+    });
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
+    let mut status = 0;
+    // SAFETY: wait4 fills the status and the struct it is given; the child is
+    // ours and not yet reaped (std's `Child` is not waited on after this).
+    let peak_kib = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut u);
+        u.ru_maxrss as usize
+    };
+    let _ = feeder.join();
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
+    (
+        code,
+        out.join().unwrap_or_default(),
+        err.join().unwrap_or_default(),
+        peak_kib,
+    )
+}

@@ -128,6 +128,19 @@ const POISONED: &str = "poisoned";
 static NEXT_COMP_ID: AtomicUsize = AtomicUsize::new(0);
 
 impl<'s> Checker<'s> {
+    /// The (silent) error of a use of `name` when its definition failed: the
+    /// definition's own error says it all. Ops that take a name themselves
+    /// (Grad's `f`) ask this before saying the name is not what they need.
+    pub fn poisoned_use(&self, name: &str, span: &Span) -> Option<Diag> {
+        self.poisoned.contains(name).then(|| {
+            Diag::check(
+                POISONED,
+                format!("`{name}` has no value because its definition failed"),
+                span.clone(),
+            )
+        })
+    }
+
     /// A checker at top level of `src`, starting from `env`.
     fn new(src: &'s str, env: &TypeEnv, limits: &Limits) -> Self {
         Checker {
@@ -656,12 +669,8 @@ impl<'s> Checker<'s> {
                 span,
             });
         }
-        if self.poisoned.contains(name) {
-            return Err(Diag::check(
-                POISONED,
-                format!("`{name}` has no value because its definition failed"),
-                span,
-            ));
+        if let Some(d) = self.poisoned_use(name, &span) {
+            return Err(d);
         }
         if self.env.comps.contains_key(name) {
             return Err(Diag::check(

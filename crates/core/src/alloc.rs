@@ -92,6 +92,13 @@ fn cgroup_limit() -> Option<usize> {
     .find_map(|s| s.trim().parse::<usize>().ok())
 }
 
+/// Whether more bytes are live than the budget allows. Work whose memory grows
+/// with what it reads, without a size known beforehand (parsing, writing a
+/// gradient program), asks this as it goes and stops with a memory error.
+pub fn over_budget() -> bool {
+    live_bytes() > budget()
+}
+
 /// Checks that `bytes` more can be allocated under the budget; `what` names the
 /// value in the error (e.g. its type). Frees the allocator's cache first if
 /// that is what it takes.

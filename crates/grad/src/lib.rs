@@ -136,6 +136,27 @@ pub(crate) fn is_float(ty: &Type) -> bool {
 /// use (existing comps and globals). Differentiates with respect to the float
 /// parameters `wrt` marks (`None`: all of them; the comps `f` calls always
 /// get all, since a call site may need any), and returns their gradients only.
+/// The program being written may not outgrow the memory budget: a gradient's
+/// text can grow exponentially with its order (`Grad` of a `Grad` of ...), so
+/// the writer looks at the live total as it goes (spec/grad.md §6).
+fn within_budget(f: &Comp) -> Result<(), GradError> {
+    use xlet_core::alloc;
+    if !alloc::over_budget() {
+        return Ok(());
+    }
+    Err(GradError {
+        message: format!(
+            "the gradient of `{}` is too large to write within the memory budget \
+             ({} are live, the budget is {} (--max-memory)); \
+             raise --max-memory or differentiate a smaller computation",
+            f.name,
+            alloc::show_bytes(alloc::live_bytes()),
+            alloc::show_bytes(alloc::budget())
+        ),
+        span: None,
+    })
+}
+
 pub fn vjp_source(
     f: &Comp,
     wrt: Option<&[bool]>,
@@ -182,6 +203,7 @@ pub fn vjp_source(
         });
     }
     for (slot, e) in &f.body {
+        within_budget(f)?;
         let name = f.names.get(*slot).cloned().unwrap_or_default();
         let id = lin.node(e, Some(name), g, taken, depth)?;
         lin.slots.insert(*slot, id);
@@ -216,6 +238,7 @@ pub fn vjp_source(
         let (Some(c), true) = (ct[i].clone(), needed[i]) else {
             continue;
         };
+        within_budget(f)?;
         let args = node.args().to_vec();
         let active: Vec<bool> = args.iter().map(|&a| needed[a]).collect();
         if !active.iter().any(|&a| a) {

@@ -131,6 +131,12 @@ pub fn comp_arg(cx: &mut CallCtx) -> Result<Arc<Comp>, Diag> {
         ExprKind::Var(v) => cx.ck.env.comps.get(v).cloned(),
         _ => None,
     };
+    if found.is_none()
+        && let ExprKind::Var(v) = &callee.kind
+        && let Some(d) = cx.ck.poisoned_use(v, &callee.span)
+    {
+        return Err(d);
+    }
     found.ok_or_else(|| {
         cx.err(
             "C1",

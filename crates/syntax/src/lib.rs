@@ -90,14 +90,37 @@ pub fn parse_with(src: &str, ops: &dyn OpIndex) -> Result<Program, Vec<Diag>> {
     }
 }
 
-/// Ctrl-C between the parser's passes: an error with code `interrupted`.
+/// Ctrl-C between the parser's passes: an error with code `interrupted`; or
+/// more memory live than the budget allows (a huge program's tree, a
+/// gradient's generated program): an error with code `memory`.
 fn interrupted(src: &str) -> Result<(), Vec<Diag>> {
     if xlet_core::config::interrupted() {
         let mut d = Diag::syntax("interrupted", 0..src.len().min(1));
         d.code = "interrupted".into();
         return Err(vec![d]);
     }
+    if xlet_core::alloc::over_budget() {
+        use xlet_core::alloc::{budget, live_bytes, show_bytes};
+        let mut d = Diag::syntax(
+            format!(
+                "out of memory budget while parsing: {} are live, the budget is {} (--max-memory)",
+                show_bytes(live_bytes()),
+                show_bytes(budget())
+            ),
+            0..src.len().min(1),
+        );
+        d.code = "memory".into();
+        return Err(vec![
+            d.with_help("raise --max-memory, or split the program"),
+        ]);
+    }
     Ok(())
+}
+
+/// Whether parsing must stop at once: Ctrl-C, or the memory budget exceeded.
+/// Checked before every atom; `interrupted` then says which.
+pub(crate) fn must_stop() -> bool {
+    xlet_core::config::interrupted() || xlet_core::alloc::over_budget()
 }
 
 /// Parses a single expression (the REPL's `:type EXPR`).

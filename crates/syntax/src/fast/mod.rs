@@ -49,7 +49,7 @@ pub(crate) fn program(src: &str, toks: &mut [(Tok, Span)]) -> Option<Program> {
     p.seps();
     while p.pos < p.toks.len() {
         // Ctrl-C: give up; `syntax::parse` reports the interrupt.
-        if xlet_core::config::interrupted() {
+        if crate::must_stop() {
             return None;
         }
         stmts.push(p.statement().ok()?);
@@ -75,7 +75,7 @@ pub(crate) fn values(src: &str, toks: &mut [(Tok, Span)]) -> Option<Vec<Expr>> {
     let mut out = Vec::new();
     p.seps();
     while p.pos < p.toks.len() {
-        if xlet_core::config::interrupted() {
+        if crate::must_stop() {
             return None;
         }
         out.push(p.expr(0, true).ok()?);
@@ -455,7 +455,7 @@ impl<'t> P<'t> {
     fn atom(&mut self, depth: usize) -> R<Expr> {
         // Ctrl-C inside one long statement: give up at the next atom, as
         // between statements.
-        if xlet_core::config::interrupted() {
+        if crate::must_stop() {
             return give_up();
         }
         let start = self.pos;

@@ -19,12 +19,14 @@ pub(super) fn fast<'src>(
     texts: Texts,
 ) -> impl Parser<'src, &'src str, Lexeme, LexExtra> + Clone {
     custom(move |inp: &mut LexInput<'src, '_>| {
-        // Every lexeme is tried here first: Ctrl-C ends the lexing (the rest of
-        // the text is passed over unread) with an `interrupted` error, so a
-        // huge source stops at once rather than after the whole pass.
+        // Every lexeme is tried here first: Ctrl-C (or the memory budget
+        // exceeded: the tokens of a huge generated program) ends the lexing,
+        // the rest of the text passed over unread, with an `interrupted`
+        // error, so a huge source stops at once rather than after the whole
+        // pass; `parse_with` then says which of the two it was.
         // (At the end there is nothing to pass over: fail, as every lexeme does,
         // or the repetition would make no progress.)
-        if inp.peek().is_some() && xlet_core::config::interrupted() {
+        if inp.peek().is_some() && crate::must_stop() {
             let at = inp.cursor();
             while inp.next().is_some() {}
             let span: SimpleSpan = inp.span_since(&at);

@@ -164,11 +164,11 @@ pub(super) fn exprs<'t>(
                     },
                 });
 
-        // Ctrl-C: from then on every atom fails before it is read, quietly,
-        // so a huge expression is passed over at once; `parse_with` then
-        // reports the interrupt instead of these failures (lib.rs).
+        // Ctrl-C or the memory budget exceeded: from then on every atom fails
+        // before it is read, quietly, so a huge expression is passed over at
+        // once; `parse_with` then reports why instead of these failures (lib.rs).
         let alive = empty().try_map(|(), span: Span| {
-            if xlet_core::config::interrupted() {
+            if crate::must_stop() {
                 Err(SyntaxError::quiet(span))
             } else {
                 Ok(())
