@@ -745,3 +745,59 @@ fn the_scan_sees_the_forms_it_guards() {
     assert!(flagged("s.resize(n, 0);"));
     assert!(!flagged("let v = alloc::try_filled(n, 0, &\"x\")?;"));
 }
+
+/// Every `unsafe` block says why it is sound: a `// SAFETY:` comment on the
+/// lines just above it (or on its line), with no blank line between, as
+/// `clippy::undocumented_unsafe_blocks` (the workspace lints) asks. The scan
+/// runs in `cargo test`, so the rule holds without running clippy; test code
+/// included.
+#[test]
+fn every_unsafe_block_has_a_safety_comment() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    let mut dirs = vec![root.join("src")];
+    if let Ok(crates) = std::fs::read_dir(root.join("crates")) {
+        dirs.extend(crates.flatten().map(|e| e.path().join("src")));
+    }
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    let (mut blocks, mut missing) = (0, vec![]);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let Some(at) = code.find("unsafe") else {
+                continue;
+            };
+            if !code[at + "unsafe".len()..].trim_start().starts_with('{') {
+                continue;
+            }
+            blocks += 1;
+            let said = (0..=i.min(8)).map(|k| lines[i - k]).enumerate().any(|(k, l)| {
+                l.contains("SAFETY:") && (0..k).all(|m| !lines[i - m].trim().is_empty())
+            });
+            if !said {
+                let at = f.strip_prefix(root).unwrap_or(f);
+                missing.push(format!("{}:{}: {}", at.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(blocks > 50, "the scan found only {blocks} unsafe blocks");
+    assert!(
+        missing.is_empty(),
+        "unsafe blocks without a `// SAFETY:` comment just above:\n{}",
+        missing.join("\n")
+    );
+}

@@ -12,8 +12,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Streams every tiled output whatever its size (tests reach the streamed path
-/// with small arrays; results are the same either way).
+/// Streams every tiled output whatever its size. A test hook, not a setting
+/// of a run (nothing outside tests sets it): tests reach the streamed path
+/// with small arrays; results are the same either way.
 pub static ALWAYS: AtomicBool = AtomicBool::new(false);
 
 /// Outputs of at least this many bytes are written with streaming stores on the

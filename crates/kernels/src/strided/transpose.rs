@@ -1,7 +1,6 @@
 //! Copying a block of a view into a row-major buffer, across the view's rows
 //! when it is transposed (register transposes where the CPU has them).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Copies a `rows` x `cols` block of elements of `size` bytes, element (r, c) at
 /// `src + (r * rs + c * cs) * size`, into `dst` in row-major order. Elements are
@@ -88,9 +87,10 @@ pub unsafe fn gather_tile(
     }
 }
 
-/// Whether the tile copy prefetches the source rows it reads next (the benches
-/// measure both; on by default).
-pub static PREFETCH: AtomicBool = AtomicBool::new(true);
+/// Whether the tile copy prefetches the source rows it reads next. A constant,
+/// not a setting of a run: it was a process-wide switch for comparing both in
+/// the benches, and on is the tuned default; flip it here to measure again.
+const PREFETCH: bool = true;
 
 /// The transpose proper of `gather_tile` (a column of the block is a source run,
 /// `rs == 1`) in `B` x `B` register blocks `kernel`; the ragged right and bottom
@@ -115,7 +115,7 @@ unsafe fn blocked<W: Copy, const B: usize>(
     edge: unsafe fn(*const W, isize, isize, usize, usize, *mut W),
 ) {
     let (rb, cb) = (rows / B * B, cols / B * B);
-    let prefetch = PREFETCH.load(Ordering::Relaxed);
+    let prefetch = PREFETCH;
     let row_bytes = rows * std::mem::size_of::<W>();
     // SAFETY: `gather_tile`'s contract with `rs == 1`: the blocks and the
     // edges together read exactly the `rows x cols` source elements and write
