@@ -785,9 +785,12 @@ fn every_unsafe_block_has_a_safety_comment() {
                 continue;
             }
             blocks += 1;
-            let said = (0..=i.min(8)).map(|k| lines[i - k]).enumerate().any(|(k, l)| {
-                l.contains("SAFETY:") && (0..k).all(|m| !lines[i - m].trim().is_empty())
-            });
+            let said = (0..=i.min(8))
+                .map(|k| lines[i - k])
+                .enumerate()
+                .any(|(k, l)| {
+                    l.contains("SAFETY:") && (0..k).all(|m| !lines[i - m].trim().is_empty())
+                });
             if !said {
                 let at = f.strip_prefix(root).unwrap_or(f);
                 missing.push(format!("{}:{}: {}", at.display(), i + 1, line.trim()));

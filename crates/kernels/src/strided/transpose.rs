@@ -1,7 +1,6 @@
 //! Copying a block of a view into a row-major buffer, across the view's rows
 //! when it is transposed (register transposes where the CPU has them).
 
-
 /// Copies a `rows` x `cols` block of elements of `size` bytes, element (r, c) at
 /// `src + (r * rs + c * cs) * size`, into `dst` in row-major order. Elements are
 /// moved as plain bits of their size, so one copy serves every element type.
