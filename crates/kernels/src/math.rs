@@ -231,8 +231,12 @@ mod tests {
         assert_eq!((-0.0f32).erf_elem().to_bits(), (-0.0f32).to_bits());
     }
 
-    /// Erf on f64 against the same series on [-6, 6]: within 2 ulps of it (the
-    /// series' own error is a few parts in 1e16, so this measures both).
+    /// Erf on f64 against the same series on [-6, 6]. The series is a weaker
+    /// reference in f64 than in f32: its roundings grow with the number of
+    /// terms and exp(-x^2) magnifies the rounding of x^2 by x^2, so that near
+    /// |x| = 6 it is itself off by up to about 40 ulps (measured against mpmath
+    /// at 200 bits). The check is therefore a relative 1e-14; libm's own
+    /// error is below 1 ulp (spec/numerics.md §1.2).
     #[test]
     fn erf_f64_agrees_with_an_independent_reference() {
         let mut worst = 0.0f64;
@@ -240,13 +244,12 @@ mod tests {
         while x < 6.0 {
             let (got, want) = (x.erf_elem(), erf_series(x));
             if want != 0.0 {
-                let ulp = f64::from_bits(want.abs().to_bits() + 1) - want.abs();
-                worst = worst.max((got - want).abs() / ulp);
+                worst = worst.max(((got - want) / want).abs());
             }
             x += 0.000_731;
         }
-        eprintln!("erf f64: worst {worst:.3} ulp from the series");
-        assert!(worst <= 2.0, "erf f64 worst {worst} ulp");
+        eprintln!("erf f64: worst relative difference {worst:e} from the series");
+        assert!(worst <= 1e-14, "erf f64 worst {worst:e}");
         assert_eq!(
             1e-300f64.erf_elem(),
             1e-300 * std::f64::consts::FRAC_2_SQRT_PI
