@@ -115,7 +115,7 @@ pub(super) fn check_grad_only(src: &str, want: &[f64]) {
 fn unary_rules() {
     for op in [
         "Neg", "Abs", "Exp", "Expm1", "Log", "Log1p", "Logistic", "Sqrt", "Rsqrt", "Cbrt", "Sin",
-        "Cos", "Tan", "Tanh", "Floor", "Sign",
+        "Cos", "Tan", "Tanh", "Erf", "Floor", "Sign",
     ] {
         check(&format!(
             "comp f(x: f64[2x3], y: f64[2x3]) -> f64 {{ Reduce(Mul({op}(x), y), 0.0, add, {{0, 1}}) }}"

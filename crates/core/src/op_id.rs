@@ -45,17 +45,17 @@ op_ids! {
     BroadcastInDim Call Cbrt Ceil Clamp Clz
     Collapse CollectivePermute Concatenate Conditional Conv ConvGeneralDilated
     ConvWithGeneralPadding ConvertElementType Cos CrossReplicaSum CustomCall Div
-    Dot DotGeneral DynamicSlice DynamicUpdateSlice Eq Exp
-    Expm1 Floor Gather Ge GetTupleElement Grad
+    Dot DotGeneral DynamicSlice DynamicUpdateSlice Eq Erf Exp
+    Expm1 Floor Gather Ge GetDimensionSize GetTupleElement Grad
     Gt Infeed Iota IsFinite Le LoadNpy
     Log Log1p Logistic Lt Map Max
-    Min Mul Ne Neg Not Or
+    Min Mul Ne Neg Not OptimizationBarrier Or
     Outfeed Pad PopulationCount Pow Recv Reduce
     ReducePrecision ReduceScatter ReduceWindow Rem ReplicaId Reshape
     Rev RngBitGenerator RngNormal RngUniform RoundNearestAfz RoundNearestEven
     Rsqrt Scatter Select SelectAndScatter Send ShiftLeft
     ShiftRightArithmetic ShiftRightLogical Sign Sin Slice Sort
-    Sqrt Sub Tan Tanh Transpose Tuple
+    Sqrt Sub Tan Tanh TopK Transpose Tuple
     Vjp While Xor
 }
 

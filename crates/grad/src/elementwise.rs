@@ -41,6 +41,11 @@ fn partials(
         OpId::Cos => one(format!("Neg(Mul({c}, Sin({a})))")),
         OpId::Tan => one(format!("Mul({c}, Add({}, Mul({y}, {y})))", k(1.0))),
         OpId::Tanh => one(format!("Mul({c}, Sub({}, Mul({y}, {y})))", k(1.0))),
+        // d/dx erf(x) = 2/sqrt(pi) exp(-x^2).
+        OpId::Erf => one(format!(
+            "Mul({c}, Mul({}, Exp(Neg(Mul({a}, {a})))))",
+            k(std::f64::consts::FRAC_2_SQRT_PI)
+        )),
         // Piecewise constant: derivative 0 wherever it exists (jax's choice too).
         OpId::Sign | OpId::Ceil | OpId::Floor | OpId::RoundNearestAfz | OpId::RoundNearestEven => {
             one(zeros)

@@ -10,7 +10,7 @@ use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
-use xlet_kernels::math::Tanh;
+use xlet_kernels::math::{Erf, Tanh};
 
 type UnFn = Arc<dyn ElementwiseFn>;
 
@@ -118,6 +118,7 @@ unary_ops! {
     Cos [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
     Tan [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
     Tanh [] tanh_rule tanh pred_out=false { float => |x: T| x.tanh_elem() }
+    Erf [] erf_rule erf pred_out=false { float => |x: T| x.erf_elem() }
     IsFinite [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
     PopulationCount ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
     Clz [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }

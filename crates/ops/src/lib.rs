@@ -24,8 +24,9 @@ pub use xlet_ops_linalg::{
 pub use xlet_ops_reduce::{reduce, reduce_window, select_and_scatter};
 pub use xlet_ops_shape::{
     broadcast, broadcast_in_dim, collapse, concatenate, dynamic_slice, dynamic_update_slice,
-    get_tuple_element, pad, reshape, rev, slice, transpose, tuple,
+    get_dimension_size, get_tuple_element, optimization_barrier, pad, reshape, rev, slice,
+    transpose, tuple,
 };
-pub use xlet_ops_sort::sort;
+pub use xlet_ops_sort::{sort, top_k};
 
 pub mod registry;

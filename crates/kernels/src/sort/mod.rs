@@ -10,6 +10,7 @@
 pub mod keys;
 pub mod merge;
 pub mod radix;
+pub mod top_k;
 
 use crate::Src;
 use crate::strided::{TASK, interrupt_error, interrupted, try_materialize};

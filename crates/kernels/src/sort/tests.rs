@@ -272,3 +272,43 @@ fn a_row_sorted_into_a_new_vector_equals_the_reference() {
         }
     }
 }
+
+/// TopK against the reference: the first k of the stable total-order sort
+/// (TotalGt for largest, TotalLt otherwise), values bit for bit and positions.
+#[test]
+fn top_k_equals_the_first_k_of_a_stable_total_order_sort() {
+    let mut rng = Rng::new(7);
+    for &n in &[1usize, 2, 7, 64, 300, 3000] {
+        for rows in [1usize, 3] {
+            let data = f32_data(n * rows, &mut rng, true);
+            for largest in [true, false] {
+                let order = if largest {
+                    Order::TotalGt
+                } else {
+                    Order::TotalLt
+                };
+                for k in [0, 1, n / 2, n.saturating_sub(1), n] {
+                    let (vals, idx) = top_k::top_k_rows(&data, n, k, largest).unwrap();
+                    assert_eq!(vals.len(), rows * k);
+                    for r in 0..rows {
+                        let row = &data[r * n..(r + 1) * n];
+                        let perm = reference_perm(row, order).unwrap();
+                        let want_i: Vec<i32> = perm[..k].iter().map(|&i| i as i32).collect();
+                        let want_v: Vec<f32> = perm[..k].iter().map(|&i| row[i]).collect();
+                        assert_eq!(
+                            &idx[r * k..(r + 1) * k],
+                            &want_i[..],
+                            "n {n} k {k} {largest}"
+                        );
+                        assert_eq!(bits(&vals[r * k..(r + 1) * k]), bits(&want_v));
+                    }
+                }
+            }
+        }
+    }
+    // Integers: ties keep the lower position first.
+    let (v, i) = top_k::top_k_rows(&[3i8, -1, 3, 7, -1], 5, 3, true).unwrap();
+    assert_eq!((v, i), (vec![7, 3, 3], vec![3, 0, 2]));
+    let (v, i) = top_k::top_k_rows(&[3i8, -1, 3, 7, -1], 5, 3, false).unwrap();
+    assert_eq!((v, i), (vec![-1, -1, 3], vec![1, 4, 0]));
+}
