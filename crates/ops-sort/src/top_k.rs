@@ -146,6 +146,64 @@ struct TopKKernel {
 }
 
 impl Kernel for TopKKernel {
+    /// The values' cotangent goes back to the positions they came from: padded
+    /// with zeros to the row's length, it is put in the order of the whole
+    /// row's stable total-order sort (whose first k positions are TopK's
+    /// indices), and sorting by that permutation undoes it (as Sort's rule
+    /// does, spec/grad.md §4.3). The indices have no cotangent.
+    fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
+        use xlet_ir::rule::{NoRule, scalar};
+        if !cx.is_active(0) {
+            return Ok(());
+        }
+        let x = cx.arg_array(0)?.clone();
+        let last = x
+            .dims
+            .len()
+            .checked_sub(1)
+            .ok_or_else(|| NoRule("internal: TopK of a scalar".into()))?;
+        let q = x.dims[last];
+        let e = x.elem;
+        let dims = xlet_core::types::fmt_dims(&x.dims);
+        let (cmp, word) = if self.largest {
+            ("Gt", "gt")
+        } else {
+            ("Lt", "lt")
+        };
+        let order = cx.env.helper(
+            &format!("top_k {word} {e}"),
+            &format!("top_k_{word}_{e}"),
+            &|name| {
+                format!(
+                    "comp {name}(a: {e}, b: {e}, i: s32, j: s32) -> pred {{\n  {cmp}(a, b, type=TOTALORDER)\n}}\n"
+                )
+            },
+        );
+        let iota = cx.bind(format!("Iota(s32[{dims}], {last})"));
+        let x_name = cx.args[0].name.clone();
+        let sorted = cx.bind(format!(
+            "Sort({{{x_name}, {iota}}}, comparator={order}, dimension={last}, is_stable=true)"
+        ));
+        let perm = cx.bind(format!("GetTupleElement({sorted}, 1)"));
+        let config: Vec<String> = (0..x.dims.len())
+            .map(|d| {
+                if d == last {
+                    format!("{{0, {}, 0}}", q.saturating_sub(self.k))
+                } else {
+                    "{0, 0, 0}".to_string()
+                }
+            })
+            .collect();
+        let padded = cx.bind(format!(
+            "Pad(GetTupleElement({}, 0), {}, {{{}}})",
+            cx.ct.name,
+            scalar(e, 0.0),
+            config.join(", ")
+        ));
+        let back = cx.bind(format!("Sort({{{perm}, {padded}}}, dimension={last})"));
+        cx.send(0, format!("GetTupleElement({back}, 1)"));
+        Ok(())
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("TopK expects one array"));
