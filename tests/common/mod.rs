@@ -43,6 +43,15 @@ pub fn run_xlet(args: &[&str], src: String) -> Duration {
 /// Returns its output and the wall time.
 pub fn xlet_output(args: &[&str], stdin: &str) -> (Output, Duration) {
     let t = Instant::now();
+    let (child, feeder) = spawn_fed(args, stdin);
+    let out = child.wait_with_output().expect("xlet runs");
+    let _ = feeder.join();
+    (out, t.elapsed())
+}
+
+/// Starts `xlet --no-color ARGS...` with its output streams piped and `stdin`
+/// fed from a thread (so a big program cannot fill the pipe while xlet writes).
+fn spawn_fed(args: &[&str], stdin: &str) -> (std::process::Child, std::thread::JoinHandle<()>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
         .arg("--no-color")
         .args(args)
@@ -56,9 +65,7 @@ pub fn xlet_output(args: &[&str], stdin: &str) -> (Output, Duration) {
     let feeder = std::thread::spawn(move || {
         let _ = input.write_all(src.as_bytes());
     });
-    let out = child.wait_with_output().expect("xlet runs");
-    let _ = feeder.join();
-    (out, t.elapsed())
+    (child, feeder)
 }
 
 /// `xlet_output` as (exit code, -1 for a signal; stdout; stderr; wall time).
@@ -88,19 +95,7 @@ pub fn children_peak_kib() -> usize {
 #[cfg(target_os = "linux")]
 pub fn xlet_run_peak(args: &[&str], stdin: &str) -> (i32, String, String, usize) {
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xlet"))
-        .arg("--no-color")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("xlet starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let src = stdin.to_string();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(src.as_bytes());
-    });
+    let (mut child, feeder) = spawn_fed(args, stdin);
     let drain = |mut r: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
             let mut s = Vec::new();

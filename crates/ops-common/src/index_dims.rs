@@ -95,8 +95,19 @@ pub fn int(cx: &mut CallCtx, names: &[&'static str]) -> Result<(i64, Span), Diag
 
 /// An optional keyword flag (`indices_are_sorted=true`); false when absent.
 pub fn flag(cx: &mut CallCtx, name: &'static str) -> Result<bool, Diag> {
-    let Some(e) = cx.take(None, name)? else {
-        return Ok(false);
+    flag_at(cx, None, name, false)
+}
+
+/// An optional `true`/`false` attribute, at position `pos` or by name
+/// (`is_stable`, `largest`); `default` when absent.
+pub fn flag_at(
+    cx: &mut CallCtx,
+    pos: Option<usize>,
+    name: &'static str,
+    default: bool,
+) -> Result<bool, Diag> {
+    let Some(e) = cx.take(pos, name)? else {
+        return Ok(default);
     };
     match &e.kind {
         ExprKind::Bool(b) => Ok(*b),
@@ -107,7 +118,8 @@ pub fn flag(cx: &mut CallCtx, name: &'static str) -> Result<bool, Diag> {
             format!("{}: `{name}` must be true or false", cx.name()),
             e.span.clone(),
         )
-        .with_label("expected true or false")),
+        .with_label("expected true or false")
+        .with_help(format!("{} is called as {}", cx.name(), cx.op.signature))),
     }
 }
 

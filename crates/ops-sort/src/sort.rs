@@ -10,6 +10,7 @@
 //!   comparison through the evaluator.
 
 use super::common::internal;
+use super::index_dims;
 use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -169,7 +170,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         }
     };
     // is_stable is read and accepted: xlet always sorts stably (spec/ops/sort.md).
-    stable_flag(cx)?;
+    index_dims::flag_at(cx, Some(3), "is_stable", false)?;
     // C5: the comparator's signature, 2N scalars (Ti, Ti) -> pred[].
     let mut comparator = None;
     let how = match cx.take(Some(1), "comparator")? {
@@ -205,26 +206,6 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             tuple: types.len() > 1,
         }),
     })
-}
-
-/// Reads `is_stable`: `true` or `false`.
-fn stable_flag(cx: &mut CallCtx) -> Result<bool, Diag> {
-    let Some(e) = cx.take(Some(3), "is_stable")? else {
-        return Ok(false);
-    };
-    use xlet_syntax::ast::ExprKind as A;
-    match &e.kind {
-        A::Bool(b) => Ok(*b),
-        A::Var(v) if v.eq_ignore_ascii_case("true") => Ok(true),
-        A::Var(v) if v.eq_ignore_ascii_case("false") => Ok(false),
-        _ => Err(Diag::check(
-            cx.code("attr"),
-            format!("{}: `is_stable` must be true or false", cx.name()),
-            e.span.clone(),
-        )
-        .with_label("expected true or false")
-        .with_help(format!("{} is called as {}", cx.name(), cx.op.signature))),
-    }
 }
 
 /// How the kernel orders rows.

@@ -5,6 +5,7 @@
 //! (kernels::sort::top_k), rows in parallel.
 
 use super::common::internal;
+use super::index_dims;
 use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -40,7 +41,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         .with_label("`k` is missing")
         .with_help(format!("{} is called as {}", cx.name(), cx.op.signature)));
     };
-    let largest = largest_flag(cx)?;
+    let largest = index_dims::flag_at(cx, Some(2), "largest", true)?;
     // C1: an array of rank >= 1.
     let t = cx.array(&o, "C1", "the operand")?.clone();
     let Some(&n) = t.dims.last() else {
@@ -118,26 +119,6 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         ]),
         kernel: Arc::new(TopKKernel { k: kk, largest }),
     })
-}
-
-/// Reads `largest`: `true` (the default) or `false`.
-fn largest_flag(cx: &mut CallCtx) -> Result<bool, Diag> {
-    let Some(e) = cx.take(Some(2), "largest")? else {
-        return Ok(true);
-    };
-    use xlet_syntax::ast::ExprKind as A;
-    match &e.kind {
-        A::Bool(b) => Ok(*b),
-        A::Var(v) if v.eq_ignore_ascii_case("true") => Ok(true),
-        A::Var(v) if v.eq_ignore_ascii_case("false") => Ok(false),
-        _ => Err(Diag::check(
-            cx.code("attr"),
-            format!("{}: `largest` must be true or false", cx.name()),
-            e.span.clone(),
-        )
-        .with_label("expected true or false")
-        .with_help(format!("{} is called as {}", cx.name(), cx.op.signature))),
-    }
 }
 
 struct TopKKernel {
