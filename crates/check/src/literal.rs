@@ -4,19 +4,49 @@
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, fmt_dims};
 use xlet_core::value::Array;
-use xlet_core::value::literal::{Atom, build_array};
+use xlet_core::value::literal::{Atom, Part, build_array};
 use xlet_syntax::ast::{Expr, ExprKind, NumLit, NumRun, Span, UnOp};
 
 /// True when `e` is an untyped literal, whose element type comes from context.
 pub fn is_weak(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Numbers(_) => true,
-        ExprKind::Brace(items) => items.iter().all(is_weak),
+        ExprKind::Brace(items) => items.iter().all(|i| is_weak(i) || complex_parts(i).is_some()),
         ExprKind::Unary {
             op: UnOp::Neg,
             operand,
         } => matches!(operand.kind, ExprKind::Number(_)),
         _ => false,
+    }
+}
+
+/// The two parts of a complex element written `(re, im)` inside a literal's
+/// braces (or as the value of `c64 (re, im)`): each a number, possibly negated.
+pub fn complex_parts(e: &Expr) -> Option<(Part<'_>, Part<'_>)> {
+    fn part(e: &Expr) -> Option<Part<'_>> {
+        match &e.kind {
+            ExprKind::Number(n) => Some(Part {
+                text: &n.text,
+                is_integer: n.is_integer,
+                negative: false,
+            }),
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } => match &operand.kind {
+                ExprKind::Number(n) => Some(Part {
+                    text: &n.text,
+                    is_integer: n.is_integer,
+                    negative: true,
+                }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    match &e.kind {
+        ExprKind::Tuple(items) if items.len() == 2 => Some((part(&items[0])?, part(&items[1])?)),
+        _ => None,
     }
 }
 
@@ -148,6 +178,13 @@ fn walk<'a>(e: &'a Expr, flat: &mut Flat<'a>) -> Result<Vec<usize>, Diag> {
             }
             Ok(vec![])
         }
+        ExprKind::Tuple(_) if complex_parts(e).is_some() => {
+            if let Some((re, im)) = complex_parts(e) {
+                flat.leaves.push(Leaf::One(Atom::Complex(re, im), e.span.clone()));
+                flat.len += 1;
+            }
+            Ok(vec![])
+        }
         ExprKind::Bool(b) => {
             flat.leaves.push(Leaf::One(Atom::Bool(*b), e.span.clone()));
             flat.len += 1;
@@ -212,6 +249,8 @@ pub fn default_elem(flat: &Flat) -> Result<ElemType, Diag> {
     }
     Ok(if bools > 0 {
         ElemType::Pred
+    } else if flat.atoms().any(|(a, _)| matches!(a, Atom::Complex(..))) {
+        ElemType::C64
     } else if flat.atoms().any(|(a, _)| a.is_float_text()) {
         ElemType::F32
     } else {

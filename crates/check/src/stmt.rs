@@ -181,7 +181,7 @@ impl Checker<'_> {
                     return Err(Diag::check(
                         "assert",
                         format!(
-                            "`~=` compares floating-point values, but {} holds {e} (use `==`)",
+                            "`~=` compares floating-point (or complex) values, but {} holds {e} (use `==`)",
                             actual.ty
                         ),
                         actual.span.clone(),

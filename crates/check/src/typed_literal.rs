@@ -173,7 +173,7 @@ pub(super) fn declared_mismatch(
 /// The first element type in `t` that is not a float.
 pub(super) fn non_float_leaf(t: &Type) -> Option<ElemType> {
     match t {
-        Type::Array(a) => (!a.elem.is_float()).then_some(a.elem),
+        Type::Array(a) => (!a.elem.is_float() && !a.elem.is_complex()).then_some(a.elem),
         Type::Tuple(ts) => ts.iter().find_map(non_float_leaf),
     }
 }

@@ -43,14 +43,14 @@ op_ids! {
     Abs Add AllGather AllReduce AllToAll And
     Atan2 BatchNormGrad BatchNormInference BatchNormTraining BitcastConvertType Broadcast
     BroadcastInDim Call Cbrt Ceil Clamp Clz
-    Collapse CollectivePermute Concatenate Conditional Conv ConvGeneralDilated
+    Collapse CollectivePermute Complex Concatenate Conditional Conv ConvGeneralDilated
     ConvWithGeneralPadding ConvertElementType Cos CrossReplicaSum CustomCall Div
     Dot DotGeneral DynamicSlice DynamicUpdateSlice Eq Erf Exp
     Expm1 Floor Gather Ge GetDimensionSize GetTupleElement Grad
-    Gt Infeed Iota IsFinite Le LoadNpy
+    Gt Imag Infeed Iota IsFinite Le LoadNpy
     Log Log1p Logistic Lt Map Max
     Min Mul Ne Neg Not OptimizationBarrier Or
-    Outfeed Pad PopulationCount Pow Recv Reduce
+    Outfeed Pad PopulationCount Pow Real Recv Reduce
     ReducePrecision ReduceScatter ReduceWindow Rem ReplicaId Reshape
     Rev RngBitGenerator RngNormal RngUniform RoundNearestAfz RoundNearestEven
     Rsqrt Scatter Select SelectAndScatter Send ShiftLeft

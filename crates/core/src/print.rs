@@ -112,6 +112,18 @@ impl FormatElem for bf16 {
     }
 }
 
+// A complex element is `(re, im)`, each part as its real type prints it.
+impl FormatElem for crate::value::c64 {
+    fn fmt_elem(self) -> String {
+        format!("({}, {})", self.re.fmt_elem(), self.im.fmt_elem())
+    }
+}
+impl FormatElem for crate::value::c128 {
+    fn fmt_elem(self) -> String {
+        format!("({}, {})", self.re.fmt_elem(), self.im.fmt_elem())
+    }
+}
+
 /// Why a print stopped early.
 #[derive(Debug)]
 pub enum PrintError {

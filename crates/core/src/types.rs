@@ -17,10 +17,14 @@ pub enum ElemType {
     BF16,
     F32,
     F64,
+    /// Complex: two f32 (real, imaginary).
+    C64,
+    /// Complex: two f64.
+    C128,
 }
 
 impl ElemType {
-    pub const ALL: [ElemType; 13] = [
+    pub const ALL: [ElemType; 15] = [
         ElemType::Pred,
         ElemType::S8,
         ElemType::S16,
@@ -34,6 +38,8 @@ impl ElemType {
         ElemType::BF16,
         ElemType::F32,
         ElemType::F64,
+        ElemType::C64,
+        ElemType::C128,
     ];
 
     pub fn name(self) -> &'static str {
@@ -51,6 +57,8 @@ impl ElemType {
             ElemType::BF16 => "bf16",
             ElemType::F32 => "f32",
             ElemType::F64 => "f64",
+            ElemType::C64 => "c64",
+            ElemType::C128 => "c128",
         }
     }
 
@@ -72,6 +80,8 @@ impl ElemType {
             "bfloat16" => ElemType::BF16,
             "float32" | "float" => ElemType::F32,
             "float64" | "double" => ElemType::F64,
+            "complex64" | "cfloat" => ElemType::C64,
+            "complex128" | "cdouble" | "complex" => ElemType::C128,
             _ => return None,
         })
     }
@@ -80,6 +90,13 @@ impl ElemType {
     pub fn parse(s: &str) -> Option<ElemType> {
         if s == "PRED" {
             return Some(ElemType::Pred);
+        }
+        // The types beyond the seed are HLO's names, in any case (`C64`, `c64`).
+        if let Some(t) = [ElemType::C64, ElemType::C128]
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(s))
+        {
+            return Some(t);
         }
         ElemType::ALL.into_iter().find(|t| t.name() == s)
     }
@@ -90,7 +107,8 @@ impl ElemType {
             ElemType::S8 | ElemType::U8 => 8,
             ElemType::S16 | ElemType::U16 | ElemType::F16 | ElemType::BF16 => 16,
             ElemType::S32 | ElemType::U32 | ElemType::F32 => 32,
-            ElemType::S64 | ElemType::U64 | ElemType::F64 => 64,
+            ElemType::S64 | ElemType::U64 | ElemType::F64 | ElemType::C64 => 64,
+            ElemType::C128 => 128,
         }
     }
 
@@ -118,6 +136,18 @@ impl ElemType {
             self,
             ElemType::U8 | ElemType::U16 | ElemType::U32 | ElemType::U64
         )
+    }
+    /// c64 or c128.
+    pub fn is_complex(self) -> bool {
+        matches!(self, ElemType::C64 | ElemType::C128)
+    }
+    /// The type of one component of a complex type (f32 for c64); other types map to themselves.
+    pub fn component(self) -> ElemType {
+        match self {
+            ElemType::C64 => ElemType::F32,
+            ElemType::C128 => ElemType::F64,
+            other => other,
+        }
     }
     pub fn is_int(self) -> bool {
         self.is_signed_int() || self.is_unsigned_int()

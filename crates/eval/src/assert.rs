@@ -213,7 +213,7 @@ fn mismatches<T: Elem + FormatElem>(
         tol,
         rounding_only: false,
     };
-    let float_exact = tol.is_none() && T::TYPE.is_float();
+    let float_exact = tol.is_none() && (T::TYPE.is_float() || T::TYPE.is_complex());
     let loose = Some(default_tolerance(T::TYPE));
     let mut all_close = float_exact;
     let Some(b) = T::unwrap(b) else {
@@ -246,12 +246,17 @@ fn default_tolerance(e: xlet_core::types::ElemType) -> f64 {
     use xlet_core::types::ElemType::*;
     match e {
         F16 | BF16 => 1e-3,
-        F64 => 1e-9,
+        F64 | C128 => 1e-9,
         _ => 1e-5,
     }
 }
 
 fn same<T: Scalar>(p: T, q: T, tol: Option<f64>) -> bool {
+    if T::TYPE.is_complex() {
+        // Each part on its own, as two floats would compare.
+        let ((pr, pi), (qr, qi)) = (p.parts(), q.parts());
+        return same(pr, qr, tol) && same(pi, qi, tol);
+    }
     if p == q || (p.is_nan() && q.is_nan()) {
         return true;
     }

@@ -13,7 +13,7 @@ use std::mem::MaybeUninit;
 use std::sync::Arc;
 use xlet_core::error::KernelError;
 use xlet_core::types::ElemType;
-use xlet_core::value::{Array, Elem, Nd};
+use xlet_core::value::{Array, Elem, Nd, c64, c128};
 
 /// Elements per chunk in fused evaluation: 4096 f32 is 16 KiB, so a handful of
 /// chunk buffers stay in L1/L2.
@@ -34,6 +34,8 @@ pub enum Chunk {
     BF16(Vec<bf16>),
     F32(Vec<f32>),
     F64(Vec<f64>),
+    C64(Vec<c64>),
+    C128(Vec<c128>),
 }
 
 /// A borrowed run of elements of one type: a chunk buffer, or a contiguous stretch
@@ -53,6 +55,8 @@ pub enum Slice<'a> {
     BF16(&'a [bf16]),
     F32(&'a [f32]),
     F64(&'a [f64]),
+    C64(&'a [c64]),
+    C128(&'a [c128]),
 }
 
 /// An element type that can live in a `Chunk`.
@@ -84,7 +88,8 @@ macro_rules! chunk_elem {
     )*};
 }
 chunk_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8, u16 => U16,
-    u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+    u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64, c64 => C64,
+    c128 => C128);
 
 impl Chunk {
     /// An empty buffer with room for `n` elements of `elem`, admitted under the
@@ -103,7 +108,7 @@ impl Chunk {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => x.as_mut_ptr() as *mut u8,)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 
@@ -117,7 +122,7 @@ impl Chunk {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => unsafe { x.set_len(n) },)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 
@@ -127,7 +132,7 @@ impl Chunk {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(dims), x).map(Array::from_nd),)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
         .map_err(|_| mismatch())
     }
@@ -147,7 +152,7 @@ impl Chunk {
             };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 
@@ -162,7 +167,7 @@ impl Chunk {
             };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 
@@ -171,7 +176,7 @@ impl Chunk {
             ($($v:ident),*) => { match self { $(Chunk::$v(x) => Slice::$v(x),)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 }
@@ -184,7 +189,7 @@ impl<'a> Slice<'a> {
             ($($v:ident),*) => { match *self { $(Slice::$v(x) => Slice::$v(x.get(at..end)?),)* } };
         }
         Some(arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         ))
     }
 }
@@ -196,7 +201,7 @@ impl Slice<'_> {
             ($($v:ident),*) => { match self { $(Slice::$v(x) => (x.as_ptr() as *const u8, std::mem::size_of_val(*x)),)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 
@@ -205,7 +210,7 @@ impl Slice<'_> {
             ($($v:ident),*) => { match self { $(Slice::$v(x) => x.len(),)* } };
         }
         arms!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         )
     }
 

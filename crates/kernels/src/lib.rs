@@ -1,6 +1,7 @@
 //! Generic kernels over strided views; element types are type parameters.
 
 pub mod batch_norm;
+pub mod complex;
 pub mod fused;
 pub mod math;
 pub mod matmul;

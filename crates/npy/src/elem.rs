@@ -1,6 +1,7 @@
 //! Element types as `.npy` dtypes: the descr strings and the byte codecs.
 
 use half::{bf16, f16};
+use xlet_core::value::{c64, c128};
 use xlet_core::types::ElemType;
 
 /// The dtype string xlet writes for an element type (little-endian).
@@ -21,6 +22,8 @@ pub fn descr(e: ElemType) -> &'static str {
         ElemType::BF16 => "<V2",
         ElemType::F32 => "<f4",
         ElemType::F64 => "<f8",
+        ElemType::C64 => "<c8",
+        ElemType::C128 => "<c16",
     }
 }
 
@@ -46,6 +49,8 @@ pub fn parse_descr(s: &str) -> Option<(ElemType, bool)> {
         "f2" | "e" => ElemType::F16,
         "f4" => ElemType::F32,
         "f8" => ElemType::F64,
+        "c8" | "F" => ElemType::C64,
+        "c16" | "D" => ElemType::C128,
         // Raw 2-byte voids are bf16 only as ml_dtypes writes them, little-endian.
         "V2" if order != Some(true) => ElemType::BF16,
         _ => return None,
@@ -114,3 +119,25 @@ impl NpyElem for bool {
         out.push(*self as u8);
     }
 }
+
+// numpy's complex64/complex128: the real part, then the imaginary part, each in
+// the array's byte order.
+macro_rules! complex_elem {
+    ($($t:ty => $part:ty),*) => {$(
+        impl NpyElem for $t {
+            fn from_le(b: &[u8]) -> Self {
+                let (re, im) = b.split_at(b.len() / 2);
+                <$t>::new(<$part>::from_le(re), <$part>::from_le(im))
+            }
+            fn from_be(b: &[u8]) -> Self {
+                let (re, im) = b.split_at(b.len() / 2);
+                <$t>::new(<$part>::from_be(re), <$part>::from_be(im))
+            }
+            fn put_le(&self, out: &mut Vec<u8>) {
+                self.re.put_le(out);
+                self.im.put_le(out);
+            }
+        }
+    )*};
+}
+complex_elem!(c64 => f32, c128 => f64);

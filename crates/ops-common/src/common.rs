@@ -53,6 +53,13 @@ macro_rules! for_class {
             _ => None,
         }
     };
+    (@one complex, $e:ident, $T:ident, $body:expr) => {
+        match $e {
+            E::C64 => { type $T = ::xlet_core::value::c64; Some($body) }
+            E::C128 => { type $T = ::xlet_core::value::c128; Some($body) }
+            _ => None,
+        }
+    };
     (@one pred, $e:ident, $T:ident, $body:expr) => {
         match $e {
             E::Pred => { type $T = bool; Some($body) }
@@ -71,6 +78,7 @@ pub fn describe_classes(classes: &[&str]) -> String {
             "uint" => "unsigned integers (u8..u64)",
             "float" => "floats (f16, bf16, f32, f64)",
             "pred" => "pred",
+            "complex" => "complex numbers (c64, c128)",
             other => other,
         })
         .collect();

@@ -12,6 +12,7 @@ use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
+use xlet_kernels::complex as cx;
 use xlet_kernels::math::{fmax, fmin};
 
 type BinFn = Arc<dyn ElementwiseFn>;
@@ -119,21 +120,25 @@ fn add(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_add(y)))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x + y)))
         .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x | y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(|x, y| x + y)))
 }
 fn sub(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_sub(y)))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x - y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(|x, y| x - y)))
 }
 fn mul(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.wrapping_mul(y)))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x * y)))
         .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x & y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(|x, y| x * y)))
 }
 fn div(e: ElemType) -> Option<BinFn> {
     // x/0 is -1 for signed and all ones for unsigned; MIN / -1 wraps to MIN.
     for_class!(e, T, [sint] => binary::<T, T, _>(|x, y| if y == 0 { -1 } else { x.wrapping_div(y) }))
         .or_else(|| for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| if y == 0 { T::MAX } else { x / y })))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| x / y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(|x, y| x / y)))
 }
 fn rem(e: ElemType) -> Option<BinFn> {
     // x%0 is x; MIN % -1 is 0; the sign follows the dividend (fmod for floats).
@@ -144,11 +149,13 @@ fn max(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.max(y)))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(fmax)))
         .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x | y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(cx::max)))
 }
 fn min(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [int] => binary::<T, T, _>(|x, y| x.min(y)))
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(fmin)))
         .or_else(|| for_class!(e, T, [pred] => binary::<T, T, _>(|x, y| x & y)))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(cx::min)))
 }
 fn pow(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [sint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, signed)))
@@ -156,6 +163,7 @@ fn pow(e: ElemType) -> Option<BinFn> {
             || for_class!(e, T, [uint] => binary::<T, T, _>(|x, y| int_pow!(T, x, y, unsigned))),
         )
         .or_else(|| for_class!(e, T, [float] => binary::<T, T, _>(|x, y| Float::powf(x, y))))
+        .or_else(|| for_class!(e, T, [complex] => binary::<T, T, _>(cx::pow)))
 }
 fn atan2(e: ElemType) -> Option<BinFn> {
     for_class!(e, T, [float] => binary::<T, T, _>(|x, y| Float::atan2(x, y)))
@@ -210,14 +218,14 @@ macro_rules! binary_ops {
 }
 
 binary_ops! {
-    Add [] => add, add_rule, ["int", "float", "pred"];
-    Sub [] => sub, sub_rule, ["int", "float"];
-    Mul [] => mul, mul_rule, ["int", "float", "pred"];
-    Div [] => div, div_rule, ["int", "float"];
+    Add [] => add, add_rule, ["int", "float", "pred", "complex"];
+    Sub [] => sub, sub_rule, ["int", "float", "complex"];
+    Mul [] => mul, mul_rule, ["int", "float", "pred", "complex"];
+    Div [] => div, div_rule, ["int", "float", "complex"];
     Rem [] => rem, rem_rule, ["int", "float"];
-    Max [] => max, max_rule, ["int", "float", "pred"];
-    Min [] => min, min_rule, ["int", "float", "pred"];
-    Pow [] => pow, pow_rule, ["int", "float"];
+    Max [] => max, max_rule, ["int", "float", "pred", "complex"];
+    Min [] => min, min_rule, ["int", "float", "pred", "complex"];
+    Pow [] => pow, pow_rule, ["int", "float", "complex"];
     Atan2 [] => atan2, atan2_rule, ["float"];
     And ["LogicalAnd"] => and, and_rule, ["int", "pred"];
     Or ["LogicalOr"] => or, or_rule, ["int", "pred"];

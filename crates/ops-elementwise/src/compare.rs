@@ -8,6 +8,7 @@ use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
+use xlet_kernels::complex as cx;
 use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 
 type BinFn = Arc<dyn ElementwiseFn>;
@@ -58,7 +59,18 @@ fn partial(c: Cmp, e: ElemType) -> Option<BinFn> {
             }
         };
     }
-    for_class!(e, T, [int, float, pred] => pick!(T))
+    for_class!(e, T, [int, float, pred] => pick!(T)).or_else(|| {
+        // Complex: Eq and Ne on both parts; the ordered ones lexicographic on
+        // (real, imaginary), as XLA:CPU compares (spec/ops/compare.md).
+        for_class!(e, T, [complex] => match c {
+            Cmp::Eq => binary::<T, bool, _>(|x, y| x == y),
+            Cmp::Ne => binary::<T, bool, _>(|x, y| x != y),
+            Cmp::Lt => binary::<T, bool, _>(cx::lt),
+            Cmp::Le => binary::<T, bool, _>(cx::le),
+            Cmp::Gt => binary::<T, bool, _>(|x, y| cx::lt(y, x)),
+            Cmp::Ge => binary::<T, bool, _>(|x, y| cx::le(y, x)),
+        })
+    })
 }
 
 /// The kernel for comparison `c` on floats under TOTALORDER.
@@ -89,7 +101,8 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
     let kind = cx.keyword(None, "type", &["FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"])?;
     let fits = match kind.as_ref().map(|k| k.value) {
         None => true,
-        Some("FLOAT") | Some("TOTALORDER") => elem.is_float(),
+        Some("FLOAT") => elem.is_float() || elem.is_complex(),
+        Some("TOTALORDER") => elem.is_float(),
         Some("SIGNED") => elem.is_signed_int(),
         Some(_) => elem.is_unsigned_int() || elem.is_pred(),
     };
@@ -97,7 +110,7 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
         return Err(cx
             .err("C7", format!("comparison type {} does not fit operands of type {elem}", k.value), k.span.clone())
             .with_label(format!("not for {elem}"))
-            .with_note("FLOAT and TOTALORDER are for floats, SIGNED for s8..s64, UNSIGNED for u8..u64 and pred"));
+            .with_note("FLOAT is for floats and complex numbers, TOTALORDER for floats, SIGNED for s8..s64, UNSIGNED for u8..u64 and pred"));
     }
     let f = match kind.map(|k| k.value) {
         Some("TOTALORDER") => total(c, elem),

@@ -7,5 +7,6 @@ pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, wi
 pub mod binary;
 pub mod clamp;
 pub mod compare;
+pub mod complex;
 pub mod select;
 pub mod unary;

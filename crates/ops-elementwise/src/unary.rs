@@ -10,6 +10,7 @@ use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
+use xlet_kernels::complex as cx;
 use xlet_kernels::math::{Erf, Tanh};
 
 type UnFn = Arc<dyn ElementwiseFn>;
@@ -40,11 +41,20 @@ fn logistic<T: Float>(x: T) -> T {
     T::one() / (T::one() + (-x).exp())
 }
 
+/// The result's element type: the operand's, pred, or (Abs) the real type
+/// of a complex operand.
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Same,
+    Pred,
+    Real,
+}
+
 fn rule(
     cx: &mut CallCtx,
     pick: fn(ElemType) -> Option<UnFn>,
     classes: &[&str],
-    pred_out: bool,
+    out: Out,
 ) -> Result<Checked, Diag> {
     let e = cx.require(Some(0), "operand")?;
     // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
@@ -62,7 +72,11 @@ fn rule(
             .with_label(format!("this is {t}"))
             .with_note(format!("{} takes {}", cx.name(), describe_classes(classes))));
     };
-    let elem = if pred_out { ElemType::Pred } else { t.elem };
+    let elem = match out {
+        Out::Same => t.elem,
+        Out::Pred => ElemType::Pred,
+        Out::Real => t.elem.component(),
+    };
     Ok(Checked {
         ty: Type::array(elem, t.dims.clone()),
         kernel: Arc::new(ElementwiseKernel {
@@ -76,13 +90,13 @@ fn rule(
 
 /// Declares unary ops: name, aliases, the classes it takes, and per class the element function.
 macro_rules! unary_ops {
-    ($( $name:ident [$($alias:literal),*] $rule:ident $pick:ident pred_out=$po:literal { $($class:ident => $f:expr),* } )*) => {
+    ($( $name:ident [$($alias:literal),*] $rule:ident $pick:ident out=$out:ident { $($class:ident => $f:expr),* } )*) => {
         $(
             fn $pick(e: ElemType) -> Option<UnFn> {
                 None $( .or_else(|| for_class!(e, T, [$class] => unary::<T, _, _>($f))) )*
             }
             fn $rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
-                rule(cx, $pick, &[$(stringify!($class)),*], $po)
+                rule(cx, $pick, &[$(stringify!($class)),*], Out::$out)
             }
         )*
         pub const OPS: &[OpDef] = &[
@@ -98,28 +112,28 @@ macro_rules! unary_ops {
 }
 
 unary_ops! {
-    Abs [] abs_rule abs pred_out=false { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x) }
-    Neg [] neg_rule neg pred_out=false { int => |x: T| x.wrapping_neg(), float => |x: T| -x }
-    Sign [] sign_rule sign pred_out=false { sint => |x: T| x.signum(), float => |x: T| fsign(x) }
-    Not ["LogicalNot"] not_rule not pred_out=false { int => |x: T| !x, pred => |x: T| !x }
-    Ceil [] ceil_rule ceil pred_out=false { float => |x: T| Float::ceil(x) }
-    Floor [] floor_rule floor pred_out=false { float => |x: T| Float::floor(x) }
-    RoundNearestAfz ["Round"] rafz_rule rafz pred_out=false { float => |x: T| Float::round(x) }
-    RoundNearestEven [] rne_rule rne pred_out=false { float => |x: T| round_even(x) }
-    Exp [] exp_rule exp pred_out=false { float => |x: T| Float::exp(x) }
-    Expm1 [] expm1_rule expm1 pred_out=false { float => |x: T| Float::exp_m1(x) }
-    Log [] log_rule log pred_out=false { float => |x: T| Float::ln(x) }
-    Log1p [] log1p_rule log1p pred_out=false { float => |x: T| Float::ln_1p(x) }
-    Logistic [] logistic_rule logistic_k pred_out=false { float => |x: T| logistic(x) }
-    Sqrt [] sqrt_rule sqrt pred_out=false { float => |x: T| Float::sqrt(x) }
-    Rsqrt [] rsqrt_rule rsqrt pred_out=false { float => |x: T| Float::sqrt(x).recip() }
-    Cbrt [] cbrt_rule cbrt pred_out=false { float => |x: T| Float::cbrt(x) }
-    Sin [] sin_rule sin pred_out=false { float => |x: T| Float::sin(x) }
-    Cos [] cos_rule cos pred_out=false { float => |x: T| Float::cos(x) }
-    Tan [] tan_rule tan pred_out=false { float => |x: T| Float::tan(x) }
-    Tanh [] tanh_rule tanh pred_out=false { float => |x: T| x.tanh_elem() }
-    Erf [] erf_rule erf pred_out=false { float => |x: T| x.erf_elem() }
-    IsFinite [] isfinite_rule isfinite pred_out=true { float => |x: T| Float::is_finite(x) }
-    PopulationCount ["Popcnt"] popcnt_rule popcnt pred_out=false { int => |x: T| x.count_ones() as T }
-    Clz [] clz_rule clz pred_out=false { int => |x: T| x.leading_zeros() as T }
+    Abs [] abs_rule abs out=Real { sint => |x: T| x.wrapping_abs(), float => |x: T| Float::abs(x), complex => |x: T| x.norm() }
+    Neg [] neg_rule neg out=Same { int => |x: T| x.wrapping_neg(), float => |x: T| -x, complex => |x: T| -x }
+    Sign [] sign_rule sign out=Same { sint => |x: T| x.signum(), float => |x: T| fsign(x), complex => |x: T| cx::sign(x) }
+    Not ["LogicalNot"] not_rule not out=Same { int => |x: T| !x, pred => |x: T| !x }
+    Ceil [] ceil_rule ceil out=Same { float => |x: T| Float::ceil(x) }
+    Floor [] floor_rule floor out=Same { float => |x: T| Float::floor(x) }
+    RoundNearestAfz ["Round"] rafz_rule rafz out=Same { float => |x: T| Float::round(x) }
+    RoundNearestEven [] rne_rule rne out=Same { float => |x: T| round_even(x) }
+    Exp [] exp_rule exp out=Same { float => |x: T| Float::exp(x), complex => |x: T| x.exp() }
+    Expm1 [] expm1_rule expm1 out=Same { float => |x: T| Float::exp_m1(x), complex => |x: T| cx::expm1(x) }
+    Log [] log_rule log out=Same { float => |x: T| Float::ln(x), complex => |x: T| x.ln() }
+    Log1p [] log1p_rule log1p out=Same { float => |x: T| Float::ln_1p(x), complex => |x: T| cx::log1p(x) }
+    Logistic [] logistic_rule logistic_k out=Same { float => |x: T| logistic(x), complex => |x: T| cx::logistic(x) }
+    Sqrt [] sqrt_rule sqrt out=Same { float => |x: T| Float::sqrt(x), complex => |x: T| x.sqrt() }
+    Rsqrt [] rsqrt_rule rsqrt out=Same { float => |x: T| Float::sqrt(x).recip(), complex => |x: T| cx::rsqrt(x) }
+    Cbrt [] cbrt_rule cbrt out=Same { float => |x: T| Float::cbrt(x), complex => |x: T| x.cbrt() }
+    Sin [] sin_rule sin out=Same { float => |x: T| Float::sin(x), complex => |x: T| x.sin() }
+    Cos [] cos_rule cos out=Same { float => |x: T| Float::cos(x), complex => |x: T| x.cos() }
+    Tan [] tan_rule tan out=Same { float => |x: T| Float::tan(x), complex => |x: T| x.tan() }
+    Tanh [] tanh_rule tanh out=Same { float => |x: T| x.tanh_elem(), complex => |x: T| x.tanh() }
+    Erf [] erf_rule erf out=Same { float => |x: T| x.erf_elem() }
+    IsFinite [] isfinite_rule isfinite out=Pred { float => |x: T| Float::is_finite(x) }
+    PopulationCount ["Popcnt"] popcnt_rule popcnt out=Same { int => |x: T| x.count_ones() as T }
+    Clz [] clz_rule clz out=Same { int => |x: T| x.leading_zeros() as T }
 }

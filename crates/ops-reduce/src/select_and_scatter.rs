@@ -18,7 +18,7 @@ use xlet_core::alloc;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_core::value::{Array, CastFrom, Elem, Nd, Value};
-use xlet_core::{with_array, with_elem_type};
+use xlet_core::{with_array, with_real_array, with_real_elem_type};
 use xlet_eval::comp::{self, Monoid, Vectorized};
 use xlet_ir::{Comp, EvalCx, Kernel, KernelError};
 use xlet_kernels::reduce::scatter::{run_parallel, run_serial};
@@ -209,7 +209,7 @@ fn native_select(select: &Comp, elem: ElemType) -> Option<Cmp> {
         _ => return None,
     };
     let v = Vectorized::compile(select)?;
-    with_elem_type!(elem, T => agrees::<T>(&v, c))?;
+    with_real_elem_type!(elem, T => agrees::<T>(&v, c), complex => None)?;
     Some(c)
 }
 
@@ -337,7 +337,7 @@ impl Kernel for SelectAndScatterKernel {
             return Err(internal("SelectAndScatter operand of an unexpected type"));
         }
         match self.fast {
-            Some(c) => with_array!(x, a => native(&self.g, c, a, src, init)),
+            Some(c) => with_real_array!(x, a => native(&self.g, c, a, src, init), complex => Err(internal("native select of complex"))),
             None => with_array!(x, a => generic_nd(self, a, src, init, cx)),
         }
     }

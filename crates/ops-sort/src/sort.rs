@@ -17,7 +17,7 @@ use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ArrayType, ElemType, Type};
 use xlet_core::value::{Array, CastFrom, Elem, Nd, Value};
-use xlet_core::{with_array, with_elem_type};
+use xlet_core::{with_array, with_real_array, with_real_elem_type};
 use xlet_ir::{Comp, EvalCx, ExprKind, Kernel, KernelError};
 use xlet_kernels::sort::keys::SortElem;
 use xlet_kernels::sort::{self, Order};
@@ -174,6 +174,21 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // C5: the comparator's signature, 2N scalars (Ti, Ti) -> pred[].
     let mut comparator = None;
     let how = match cx.take(Some(1), "comparator")? {
+        // C6: the default order is for real keys; complex ones need a comparator.
+        None if types[0].elem.is_complex() => {
+            let t = &types[0];
+            return Err(cx
+                .err(
+                    "C6",
+                    format!("Sort without a comparator orders real numbers, but the key is {t}"),
+                    cx.span.clone(),
+                )
+                .with_label(format!("the key is {t}"))
+                .with_help(format!(
+                    "pass a comparator, e.g. comp lt(a: {e}, b: {e}) -> pred {{ a < b }} (lexicographic on (re, im)) and Sort(x, lt)",
+                    e = t.elem
+                )));
+        }
         None => How::Native {
             key: 0,
             order: Order::Natural,
@@ -248,7 +263,8 @@ fn recognise(c: &Comp, elems: &[ElemType]) -> Option<(usize, Order)> {
     }
     let key = p / 2;
     let elem = *elems.get(key)?;
-    let total = with_elem_type!(elem, T => probe::<T>(kernel.as_ref(), less))?;
+    // Complex keys (lexicographic on XLA) sort through the comparator.
+    let total = with_real_elem_type!(elem, T => probe::<T>(kernel.as_ref(), less), complex => None)?;
     // Swapped parameters (`Lt(b, a)`) flip the direction.
     let ascending = less == (p < q);
     let order = match (ascending, total) {
@@ -342,13 +358,13 @@ impl Kernel for SortKernel {
             .ok_or_else(|| internal("Sort dimension out of range"))?;
         let outs: Vec<Array> = match &self.how {
             How::Native { order, .. } if arrays.len() == 1 => {
-                vec![with_array!(first, a => sort_alone(a, self.dim, *order))?]
+                vec![with_real_array!(first, a => sort_alone(a, self.dim, *order), complex => Err(internal("native sort of complex")))?]
             }
             How::Native { key, order } => {
                 let k = arrays
                     .get(*key)
                     .ok_or_else(|| internal("Sort key operand"))?;
-                let perm = with_array!(k, a => native_perm(a, self.dim, n, *order))?;
+                let perm = with_real_array!(k, a => native_perm(a, self.dim, n, *order), complex => Err(internal("native sort of complex")))?;
                 arrays
                     .iter()
                     .map(|a| with_array!(a, x => permuted(x, &perm, self.dim, n)))

@@ -12,7 +12,7 @@ use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
 use xlet_core::value::{Array, Elem, Nd, Value};
-use xlet_core::with_array;
+use xlet_core::with_real_array;
 use xlet_ir::{EvalCx, Kernel, KernelError};
 use xlet_kernels::sort::keys::SortElem;
 use xlet_kernels::sort::{self, top_k::top_k_rows};
@@ -57,7 +57,21 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 cx.text(&o.span)
             )));
     };
-    // C2: a numeric element type.
+    // C2: a real numeric element type (complex numbers have no order TopK uses).
+    if t.elem.is_complex() {
+        return Err(cx
+            .err(
+                "C2",
+                format!("the operand must be an array of real numbers, found {t}"),
+                o.span.clone(),
+            )
+            .with_label(format!("{t}"))
+            .with_help(format!(
+                "rank by a real key instead, e.g. TopK(Abs({}), {})",
+                cx.text(&o.span),
+                k.value
+            )));
+    }
     if t.elem == ElemType::Pred {
         return Err(cx
             .err(
@@ -189,7 +203,7 @@ impl Kernel for TopKKernel {
         let [Value::Array(a)] = args else {
             return Err(internal("TopK expects one array"));
         };
-        let (values, indices) = with_array!(a, x => top_k(x, self.k, self.largest))?;
+        let (values, indices) = with_real_array!(a, x => top_k(x, self.k, self.largest), complex => Err(internal("TopK of complex")))?;
         Ok(Value::tuple(vec![
             Value::Array(values),
             Value::Array(indices),

@@ -15,7 +15,7 @@ pub use xlet_ops_convert::{
     bitcast_convert_type, convert_element_type, iota, map, reduce_precision, rng_bit_generator,
     rng_normal, rng_uniform,
 };
-pub use xlet_ops_elementwise::{binary, clamp, compare, select, unary};
+pub use xlet_ops_elementwise::{binary, clamp, compare, complex, select, unary};
 pub use xlet_ops_indexing::{gather, scatter};
 pub use xlet_ops_linalg::{
     batch_norm_args, batch_norm_grad, batch_norm_inference, batch_norm_training, conv,

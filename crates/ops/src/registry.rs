@@ -11,6 +11,7 @@ const MODULES: &[&[OpDef]] = &[
     super::binary::OPS,
     super::compare::OPS,
     super::unary::OPS,
+    super::complex::OPS,
     super::reshape::OPS,
     super::broadcast::OPS,
     super::broadcast_in_dim::OPS,

@@ -10,11 +10,8 @@
 pub const NOT_YET: &[&str] = &[
     "AfterAll",
     "Cholesky",
-    "Complex",
     "CompositeCall",
     "Fft",
-    "Imag",
-    "Real",
     "SetDimensionSize",
     "TriangularSolve",
 ];

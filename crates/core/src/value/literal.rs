@@ -14,7 +14,34 @@ pub enum Atom<'a> {
         negative: bool,
     },
     Bool(bool),
+    /// `(re, im)`: a complex element, each part a number.
+    Complex(Part<'a>, Part<'a>),
 }
+
+/// One part of a complex element, as written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Part<'a> {
+    pub text: &'a str,
+    pub is_integer: bool,
+    pub negative: bool,
+}
+
+impl<'a> Part<'a> {
+    fn atom(self) -> Atom<'a> {
+        Atom::Num {
+            text: self.text,
+            is_integer: self.is_integer,
+            negative: self.negative,
+        }
+    }
+}
+
+/// Zero, the imaginary part of a real number written in a complex literal.
+const ZERO: Atom<'static> = Atom::Num {
+    text: "0",
+    is_integer: true,
+    negative: false,
+};
 
 impl Atom<'_> {
     /// The value of an integer literal that fits in 64 bits (magnitude and sign
@@ -84,6 +111,7 @@ fn shown(atom: &Atom) -> String {
         } => format!("-{text}"),
         Atom::Num { text, .. } => text.to_string(),
         Atom::Bool(b) => b.to_string(),
+        Atom::Complex(re, im) => format!("({}, {})", shown(&re.atom()), shown(&im.atom())),
     }
 }
 
@@ -107,6 +135,9 @@ fn largest_finite(elem: ElemType) -> &'static str {
 /// f16 and bf16 from the f64). Messages are only formatted on failure: this runs
 /// once per element of a pasted weight array.
 fn convert<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
+    if elem.is_complex() {
+        return convert_complex(atom, elem);
+    }
     let (text, is_integer, negative) = match atom {
         Atom::Bool(b) => {
             return if elem.is_pred() {
@@ -123,6 +154,13 @@ fn convert<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
             is_integer,
             negative,
         } => (text, is_integer, negative),
+        Atom::Complex(..) => {
+            return Err(format!(
+                "`{}` is a complex number, so it is not {} value (c64 and c128 hold complex numbers)",
+                shown(&atom),
+                crate::english::a(elem.name())
+            ));
+        }
     };
     if elem.is_pred() {
         return Err(format!(
@@ -179,6 +217,34 @@ fn convert<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
         ));
     }
     Ok(v)
+}
+
+/// A complex element: `(re, im)`, or a real number `x` meaning `(x, 0)`. Each
+/// part is read as the component type (f32 for c64), so it rounds once.
+fn convert_complex<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
+    let (re, im) = match atom {
+        Atom::Complex(re, im) => (re.atom(), im.atom()),
+        Atom::Num { .. } => (atom, ZERO),
+        Atom::Bool(b) => {
+            return Err(format!(
+                "`{b}` is not {} value",
+                crate::english::a(elem.name())
+            ));
+        }
+    };
+    if elem == ElemType::C64 {
+        let (r, i) = (
+            convert::<f32>(re, ElemType::F32)?,
+            convert::<f32>(im, ElemType::F32)?,
+        );
+        Ok(T::cast_from(super::c64::new(r, i)))
+    } else {
+        let (r, i) = (
+            convert::<f64>(re, ElemType::F64)?,
+            convert::<f64>(im, ElemType::F64)?,
+        );
+        Ok(T::cast_from(super::c128::new(r, i)))
+    }
 }
 
 /// Builds an array of `elem` with `dims` from row-major atoms, converting each

@@ -11,7 +11,7 @@ pub mod scalar;
 use crate::types::{ArrayType, ElemType, Type};
 use half::{bf16, f16};
 use ndarray::{ArcArray, ArrayD, IxDyn};
-pub use scalar::{CastAll, CastFrom, Scalar};
+pub use scalar::{CastAll, CastFrom, Scalar, c64, c128};
 use std::sync::Arc;
 
 pub type Nd<T> = ArcArray<T, IxDyn>;
@@ -31,6 +31,8 @@ pub enum Array {
     BF16(Nd<bf16>),
     F32(Nd<f32>),
     F64(Nd<f64>),
+    C64(Nd<c64>),
+    C128(Nd<c128>),
 }
 
 /// Runs `$body` with `$a` bound to the typed `ArcArray` inside `$arr`, for whichever
@@ -52,6 +54,95 @@ macro_rules! with_array {
             $crate::value::Array::BF16($a) => $body,
             $crate::value::Array::F32($a) => $body,
             $crate::value::Array::F64($a) => $body,
+            $crate::value::Array::C64($a) => $body,
+            $crate::value::Array::C128($a) => $body,
+        }
+    };
+}
+
+/// `with_array!` for kernels defined on the ordered (real) types only: a
+/// complex array runs `$complex` instead. For ops whose checker refuses complex
+/// operands, so `$complex` is an internal error.
+#[macro_export]
+macro_rules! with_real_array {
+    ($arr:expr, $a:ident => $body:expr, complex => $complex:expr) => {
+        match $arr {
+            $crate::value::Array::Pred($a) => $body,
+            $crate::value::Array::S8($a) => $body,
+            $crate::value::Array::S16($a) => $body,
+            $crate::value::Array::S32($a) => $body,
+            $crate::value::Array::S64($a) => $body,
+            $crate::value::Array::U8($a) => $body,
+            $crate::value::Array::U16($a) => $body,
+            $crate::value::Array::U32($a) => $body,
+            $crate::value::Array::U64($a) => $body,
+            $crate::value::Array::F16($a) => $body,
+            $crate::value::Array::BF16($a) => $body,
+            $crate::value::Array::F32($a) => $body,
+            $crate::value::Array::F64($a) => $body,
+            $crate::value::Array::C64(_) | $crate::value::Array::C128(_) => $complex,
+        }
+    };
+}
+
+/// `with_elem_type!` for the real types; complex element types run `$complex`.
+#[macro_export]
+macro_rules! with_real_elem_type {
+    ($et:expr, $T:ident => $body:expr, complex => $complex:expr) => {
+        match $et {
+            $crate::types::ElemType::Pred => {
+                type $T = bool;
+                $body
+            }
+            $crate::types::ElemType::S8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::types::ElemType::S16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::types::ElemType::S32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::types::ElemType::S64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::types::ElemType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::types::ElemType::U16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::types::ElemType::U32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::types::ElemType::U64 => {
+                type $T = u64;
+                $body
+            }
+            $crate::types::ElemType::F16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::types::ElemType::BF16 => {
+                type $T = half::bf16;
+                $body
+            }
+            $crate::types::ElemType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::types::ElemType::F64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::types::ElemType::C64 | $crate::types::ElemType::C128 => $complex,
         }
     };
 }
@@ -113,6 +204,14 @@ macro_rules! with_elem_type {
                 type $T = f64;
                 $body
             }
+            $crate::types::ElemType::C64 => {
+                type $T = $crate::value::c64;
+                $body
+            }
+            $crate::types::ElemType::C128 => {
+                type $T = $crate::value::c128;
+                $body
+            }
         }
     };
 }
@@ -137,7 +236,8 @@ macro_rules! impl_elem {
     )*};
 }
 impl_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8, u16 => U16,
-    u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64);
+    u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64, c64 => C64,
+    c128 => C128);
 
 impl Array {
     pub fn elem(&self) -> ElemType {
@@ -155,6 +255,8 @@ impl Array {
             Array::BF16(_) => ElemType::BF16,
             Array::F32(_) => ElemType::F32,
             Array::F64(_) => ElemType::F64,
+            Array::C64(_) => ElemType::C64,
+            Array::C128(_) => ElemType::C128,
         }
     }
     pub fn dims(&self) -> &[usize] {

@@ -9,7 +9,15 @@
 
 use crate::types::ElemType;
 use half::{bf16, f16};
+use num_complex::Complex;
 use std::fmt::Debug;
+
+/// XLA's `c64`: two f32, real and imaginary (numpy's complex64).
+#[allow(non_camel_case_types)]
+pub type c64 = Complex<f32>;
+/// XLA's `c128`: two f64 (numpy's complex128).
+#[allow(non_camel_case_types)]
+pub type c128 = Complex<f64>;
 
 /// A Rust type that stores one element type.
 pub trait Scalar: Copy + Send + Sync + 'static + Default + PartialEq + Debug {
@@ -17,6 +25,10 @@ pub trait Scalar: Copy + Send + Sync + 'static + Default + PartialEq + Debug {
     fn to_f64(self) -> f64;
     fn is_nan(self) -> bool {
         false
+    }
+    /// The (real, imaginary) parts as f64; a real value's imaginary part is 0.
+    fn parts(self) -> (f64, f64) {
+        (self.to_f64(), 0.0)
     }
 }
 
@@ -60,6 +72,32 @@ impl Scalar for bf16 {
     }
     fn is_nan(self) -> bool {
         bf16::is_nan(self)
+    }
+}
+
+impl Scalar for c64 {
+    const TYPE: ElemType = ElemType::C64;
+    fn parts(self) -> (f64, f64) {
+        (self.re as f64, self.im as f64)
+    }
+    /// The real part (ConvertElementType to a real type keeps it, as in XLA).
+    fn to_f64(self) -> f64 {
+        self.re as f64
+    }
+    fn is_nan(self) -> bool {
+        self.re.is_nan() || self.im.is_nan()
+    }
+}
+impl Scalar for c128 {
+    const TYPE: ElemType = ElemType::C128;
+    fn parts(self) -> (f64, f64) {
+        (self.re as f64, self.im as f64)
+    }
+    fn to_f64(self) -> f64 {
+        self.re
+    }
+    fn is_nan(self) -> bool {
+        self.re.is_nan() || self.im.is_nan()
     }
 }
 
@@ -205,6 +243,77 @@ impl CastFrom<bf16> for f16 {
     }
 }
 
+// Complex types. A real value becomes the real part (imaginary part +0); a
+// complex value cast to a real type keeps its real part, as XLA's
+// ConvertElementType does; to pred, a complex value is true unless both parts
+// are zero. Between c64 and c128 each part converts as f32 and f64 do.
+macro_rules! complex_casts {
+    ($($src:ty),*) => {$(
+        impl CastFrom<$src> for c64 {
+            #[inline(always)]
+            fn cast_from(t: $src) -> c64 { c64::new(f32::cast_from(t), 0.0) }
+        }
+        impl CastFrom<$src> for c128 {
+            #[inline(always)]
+            fn cast_from(t: $src) -> c128 { c128::new(f64::cast_from(t), 0.0) }
+        }
+        impl CastFrom<c64> for $src {
+            #[inline(always)]
+            fn cast_from(t: c64) -> $src { <$src>::cast_from(t.re) }
+        }
+        impl CastFrom<c128> for $src {
+            #[inline(always)]
+            fn cast_from(t: c128) -> $src { <$src>::cast_from(t.re) }
+        }
+    )*};
+}
+complex_casts!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, f16, bf16);
+
+impl CastFrom<bool> for c64 {
+    fn cast_from(t: bool) -> c64 {
+        c64::new(f32::cast_from(t), 0.0)
+    }
+}
+impl CastFrom<bool> for c128 {
+    fn cast_from(t: bool) -> c128 {
+        c128::new(f64::cast_from(t), 0.0)
+    }
+}
+impl CastFrom<c64> for bool {
+    fn cast_from(t: c64) -> bool {
+        t.re != 0.0 || t.im != 0.0
+    }
+}
+impl CastFrom<c128> for bool {
+    fn cast_from(t: c128) -> bool {
+        t.re != 0.0 || t.im != 0.0
+    }
+}
+impl CastFrom<c64> for c64 {
+    #[inline(always)]
+    fn cast_from(t: c64) -> c64 {
+        t
+    }
+}
+impl CastFrom<c128> for c128 {
+    #[inline(always)]
+    fn cast_from(t: c128) -> c128 {
+        t
+    }
+}
+impl CastFrom<c64> for c128 {
+    #[inline(always)]
+    fn cast_from(t: c64) -> c128 {
+        c128::new(t.re as f64, t.im as f64)
+    }
+}
+impl CastFrom<c128> for c64 {
+    #[inline(always)]
+    fn cast_from(t: c128) -> c64 {
+        c64::new(t.re as f32, t.im as f32)
+    }
+}
+
 /// Every element type's Rust type can be cast to every other.
 pub trait CastAll:
     Scalar
@@ -221,6 +330,8 @@ pub trait CastAll:
     + CastFrom<bf16>
     + CastFrom<f32>
     + CastFrom<f64>
+    + CastFrom<c64>
+    + CastFrom<c128>
 {
 }
 impl<T> CastAll for T where
@@ -238,6 +349,8 @@ impl<T> CastAll for T where
         + CastFrom<bf16>
         + CastFrom<f32>
         + CastFrom<f64>
+    + CastFrom<c64>
+    + CastFrom<c128>
 {
 }
 

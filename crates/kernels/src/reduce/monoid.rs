@@ -129,6 +129,23 @@ macro_rules! float_monoid {
 }
 float_monoid!(f16, bf16, f32, f64);
 
+// Complex: sums and products run natively; Max and Min (lexicographic on
+// XLA) go through the comparator path.
+macro_rules! complex_monoid {
+    ($($t:ty),*) => {$(
+        impl NativeMonoid for $t {
+            fn with_op<K: WithOp<Self>>(op: MonoidOp, k: K) -> Option<K::Out> {
+                match op {
+                    MonoidOp::Add => Some(k.call(|a: $t, b: $t| a + b)),
+                    MonoidOp::Mul => Some(k.call(|a: $t, b: $t| a * b)),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+complex_monoid!(xlet_core::value::c64, xlet_core::value::c128);
+
 impl NativeMonoid for bool {
     fn with_op<K: WithOp<Self>>(op: MonoidOp, k: K) -> Option<K::Out> {
         // On pred, Add and Max are `or`; Mul and Min are `and` (spec/ops/binary.md).

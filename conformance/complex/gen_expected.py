@@ -1,0 +1,79 @@
+"""Expected values of the complex conformance cases in this folder, from jax
+(XLA:CPU) and numpy. Run with the venv of README's reference section:
+    V/bin/python conformance/complex/gen_expected.py
+Each line is `name: value` with the value written as an xlet literal; the
+.xlet files quote these lines."""
+import numpy as np
+
+try:
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+    jax.config.update("jax_enable_x64", True)
+except ImportError:  # numpy alone gives the same values to within rounding
+    jax = None
+
+
+def part(x, dtype):
+    v = float(x)
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return repr(float(dtype(v)))
+
+
+def lit(arr):
+    t = "c64" if arr.dtype == np.complex64 else "c128"
+    comp = np.float32 if t == "c64" else np.float64
+    items = ", ".join(f"({part(z.real, comp)}, {part(z.imag, comp)})" for z in arr.ravel())
+    return f"{t}[{arr.size}] {{{items}}}"
+
+
+def rlit(arr):
+    t = "f32" if arr.dtype == np.float32 else "f64"
+    items = ", ".join(part(v, arr.dtype.type) for v in arr.ravel())
+    return f"{t}[{arr.size}] {{{items}}}"
+
+
+Z = [1 + 2j, -3 + 0.5j, 0.25 - 4j, -1 - 1j]
+for dt in (np.complex64, np.complex128):
+    z = np.array(Z, dtype=dt)
+    w = np.array([2 - 1j, 0.5 + 0.5j, -2 + 3j, 1 + 0j], dtype=dt)
+    print(f"z {dt.__name__}: {lit(z)}")
+    print(f"w {dt.__name__}: {lit(w)}")
+    ops = {
+        "add": z + w, "sub": z - w, "mul": z * w, "div": z / w,
+        "neg": -z, "abs": np.abs(z), "sign": z / np.abs(z),
+    }
+    if jax is not None:
+        ops.update({
+            "pow": np.asarray(lax.pow(z, w)),
+            "exp": np.asarray(lax.exp(z)), "expm1": np.asarray(lax.expm1(z)),
+            "log": np.asarray(lax.log(z)), "log1p": np.asarray(lax.log1p(z)),
+            "sqrt": np.asarray(lax.sqrt(z)), "rsqrt": np.asarray(lax.rsqrt(z)),
+            "cbrt": np.asarray(z ** (1 / 3)),
+            "sin": np.asarray(lax.sin(z)), "cos": np.asarray(lax.cos(z)),
+            "tan": np.asarray(lax.tan(z)), "tanh": np.asarray(lax.tanh(z)),
+            "logistic": np.asarray(lax.logistic(z)),
+            "sign_lax": np.asarray(lax.sign(z)),
+            "abs_lax": np.asarray(lax.abs(z)),
+        })
+    for k, v in ops.items():
+        print(f"{k} {dt.__name__}: {lit(v) if np.iscomplexobj(v) else rlit(v)}")
+
+if jax is not None:
+    # Ordered comparisons, Max and Min on complex (lexicographic on XLA:CPU).
+    a = np.array([1 + 5j, 1 + 5j, 2 + 0j, -1 + 9j], dtype=np.complex64)
+    b = np.array([1 + 6j, 1 + 5j, 1 + 9j, -1 + 9j], dtype=np.complex64)
+    # jax refuses Lt/Le/Gt/Ge on complex, so these follow the definition
+    # (StableHLO's compare: lexicographic on (real, imaginary) pairs).
+    lex = [(z.real, z.imag) for z in a], [(z.real, z.imag) for z in b]
+    for name, f in [("lt", lambda p, q: p < q), ("le", lambda p, q: p <= q),
+                    ("gt", lambda p, q: p > q), ("ge", lambda p, q: p >= q)]:
+        print(f"{name} a b: {[bool(f(p, q)) for p, q in zip(*lex)]}")
+    print(f"max a b: {lit(np.asarray(lax.max(a, b)))}")
+    print(f"min a b: {lit(np.asarray(lax.min(a, b)))}")
+    # ConvertElementType from complex keeps the real part.
+    print(f"convert c64->f32: {rlit(np.asarray(lax.convert_element_type(a, np.float32)))}")
+    print(f"convert c64->s32: {np.asarray(lax.convert_element_type(a, np.int32)).tolist()}")
