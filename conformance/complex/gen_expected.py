@@ -77,3 +77,14 @@ if jax is not None:
     # ConvertElementType from complex keeps the real part.
     print(f"convert c64->f32: {rlit(np.asarray(lax.convert_element_type(a, np.float32)))}")
     print(f"convert c64->s32: {np.asarray(lax.convert_element_type(a, np.int32)).tolist()}")
+
+if jax is not None:
+    # Branch cuts and special values (c128): the sign of a zero imaginary part
+    # picks the side of the cut along the negative real axis.
+    s = np.array([complex(-4, 0), complex(-4, -0.0), complex(-1, 0), complex(-1, -0.0),
+                  complex(0, 0), complex(np.inf, 0), complex(-np.inf, 0), complex(0, np.inf)],
+                 dtype=np.complex128)
+    for name, f in [("sqrt", lax.sqrt), ("log", lax.log), ("exp", lax.exp), ("abs", lax.abs),
+                    ("sign", lax.sign), ("tanh", lax.tanh), ("rsqrt", lax.rsqrt)]:
+        v = np.asarray(f(s))
+        print(f"special {name}: {lit(v) if np.iscomplexobj(v) else rlit(v)}")

@@ -41,3 +41,8 @@ open(n + 'overflow_shape.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<
 # huge_header.npy: version 2.0 claiming a 3 GB header, 20 bytes long
 open(n + 'huge_header.npy', 'wb').write(
     b'\x93NUMPY\x02\x00' + struct.pack('<I', 3_000_000_000) + b"{'descr'")
+# Complex (numpy's complex64 '<c8' and complex128 '<c16', real part first) and
+# a dtype xlet has no element type for (datetime64, '<M8[D]').
+np.save(n + 'complex128.npy', np.array([[1 + 2j, -0.5 - 1e300j], [0j, complex('nan+1j')]], dtype=np.complex128))
+np.save(n + 'big_endian_c64.npy', np.array([3 - 4j, 0.25 + 0j], dtype='>c8'))
+np.save(n + 'datetime.npy', np.array(['2020-01-01'], dtype='datetime64[D]'))

@@ -43,10 +43,10 @@ op_ids! {
     Abs Add AllGather AllReduce AllToAll And
     Atan2 BatchNormGrad BatchNormInference BatchNormTraining BitcastConvertType Broadcast
     BroadcastInDim Call Cbrt Ceil Clamp Clz
-    Collapse CollectivePermute Complex Concatenate Conditional Conv ConvGeneralDilated
+    Collapse CollectivePermute Complex CompositeCall Concatenate Conditional Conv ConvGeneralDilated
     ConvWithGeneralPadding ConvertElementType Cos CrossReplicaSum CustomCall Div
     Dot DotGeneral DynamicSlice DynamicUpdateSlice Eq Erf Exp
-    Expm1 Floor Gather Ge GetDimensionSize GetTupleElement Grad
+    Expm1 Fft Floor Gather Ge GetDimensionSize GetTupleElement Grad
     Gt Imag Infeed Iota IsFinite Le LoadNpy
     Log Log1p Logistic Lt Map Max
     Min Mul Ne Neg Not OptimizationBarrier Or

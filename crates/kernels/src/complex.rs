@@ -6,22 +6,11 @@
 use num_complex::Complex;
 use num_traits::Float;
 
-/// `z / |z|`; zero stays zero (with its signs) and a NaN part gives NaN.
+/// `z / |z|`, as XLA computes it: zero stays zero (with its signs), an
+/// infinite part gives NaN (inf / inf) and a NaN part NaN.
 pub fn sign<F: Float>(z: Complex<F>) -> Complex<F> {
-    if z.re.is_nan() || z.im.is_nan() {
-        return Complex::new(F::nan(), F::nan());
-    }
     let r = z.norm();
-    if r == F::zero() {
-        z
-    } else if r.is_infinite() {
-        // |z| is infinite: the direction is that of the infinite parts.
-        let one = |x: F| if x.is_infinite() { x.signum() } else { F::zero() * x.signum() };
-        let d = Complex::new(one(z.re), one(z.im));
-        d / d.norm()
-    } else {
-        z / r
-    }
+    if r == F::zero() { z } else { z / r }
 }
 
 /// `exp(z) - 1` without cancellation near 0:
@@ -52,9 +41,73 @@ pub fn log1p<F: Float>(z: Complex<F>) -> Complex<F> {
     Complex::new(re, im)
 }
 
-/// `1 / sqrt(z)`.
+/// `sqrt(z)` by XLA:CPU's algebraic formula: with `t = sqrt((|x| + |z|) / 2)`,
+/// `(t, y / 2t)` for `x >= 0` and `(|y| / 2t, ±t)` otherwise, the sign that of
+/// `y < 0` (so a `-0` imaginary part on the negative real axis still gives
+/// `+t`, as jax on XLA:CPU does); `sqrt(±0) = 0` and an infinite imaginary
+/// part gives `(inf, y)`.
+pub fn sqrt<F: Float>(z: Complex<F>) -> Complex<F> {
+    let (x, y) = (z.re, z.im);
+    let zero = F::zero();
+    if y.is_infinite() {
+        return Complex::new(F::infinity(), y);
+    }
+    if x == zero && y == zero {
+        return Complex::new(zero, y);
+    }
+    let half = (F::one() + F::one()).recip();
+    let t = (half * x.abs() + half * z.norm()).sqrt();
+    let two_t = t + t;
+    if x >= zero {
+        Complex::new(t, y / two_t)
+    } else {
+        Complex::new(y.abs() / two_t, if y < zero { -t } else { t })
+    }
+}
+
+/// `1 / sqrt(z)` in polar form, as XLA:CPU computes it:
+/// `|z|^(-1/2) (cos(θ/2), -sin(θ/2))` with `θ = atan2(y, x)`; at 0 it is
+/// `(inf, NaN)`.
 pub fn rsqrt<F: Float>(z: Complex<F>) -> Complex<F> {
-    Complex::new(F::one(), F::zero()) / z.sqrt()
+    let two = F::one() + F::one();
+    let m = z.norm().sqrt().recip();
+    let h = z.im.atan2(z.re) / two;
+    Complex::new(m * h.cos(), -(m * h.sin()))
+}
+
+/// `tanh(z)`. num-complex's `(sinh 2x + i sin 2y) / (cosh 2x + cos 2y)` gives
+/// NaN once `cosh 2x` overflows (|x| > 44 in f32), so this is Kahan's form,
+/// `(b ρ s + i t) / (1 + b s²)` with `t = tan y`, `b = 1 + t²`, `s = sinh x`,
+/// `ρ = sqrt(1 + s²)`, and for large |x| (where `e^(-2|x|)` is below the
+/// type's precision) `(±1, 4 sin y cos y e^(-2|x|))`, as C's `ctanh` does.
+pub fn tanh<F: Float>(z: Complex<F>) -> Complex<F> {
+    let (x, y) = (z.re, z.im);
+    let one = F::one();
+    let zero = F::zero();
+    if x.is_infinite() {
+        let im = if y.is_finite() { (y.sin() * y.cos()).signum() * zero } else { zero };
+        return Complex::new(x.signum(), im);
+    }
+    // Past this, tanh's real part rounds to ±1 (2^-26 relative for f32, 2^-55 for f64).
+    let big = F::from(if F::epsilon() > F::from(1e-10).unwrap_or(zero) { 9.0 } else { 22.0 })
+        .unwrap_or(one);
+    if x.abs() > big {
+        let four = F::from(4.0).unwrap_or(one);
+        let e = (-(x.abs() + x.abs())).exp();
+        return Complex::new(x.signum(), four * y.sin() * y.cos() * e);
+    }
+    let t = y.tan();
+    let b = one + t * t;
+    let s = x.sinh();
+    let rho = (one + s * s).sqrt();
+    let d = one + b * s * s;
+    Complex::new(b * rho * s / d, t / d)
+}
+
+/// `tan(z) = -i tanh(i z)`, so that large imaginary parts give `±i`, not NaN.
+pub fn tan<F: Float>(z: Complex<F>) -> Complex<F> {
+    let t = tanh(Complex::new(-z.im, z.re));
+    Complex::new(t.im, -t.re)
 }
 
 /// `1 / (1 + exp(-z))`.
@@ -120,6 +173,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tanh_sqrt_rsqrt_agree_with_num_complex_away_from_special_values() {
+        for &(x, y) in &[(0.3f64, -0.7), (-2.0, 1.5), (5.0, 0.1), (-0.01, 3.0), (10.0, -2.0)] {
+            let z = Complex::new(x, y);
+            assert!((tanh(z) - z.tanh()).norm() < 1e-14, "{z}");
+            assert!((sqrt(z) - z.sqrt()).norm() < 1e-14, "{z}");
+            assert!((rsqrt(z) - z.sqrt().inv()).norm() < 1e-14, "{z}");
+            assert!((tan(z) - z.tan()).norm() < 1e-13, "{z}");
+        }
+        // Large |x|: ±1, where the textbook formula gives NaN in f32.
+        let t = tanh(Complex::new(100.0f32, 1.0));
+        assert_eq!((t.re, t.im), (1.0, 0.0));
+        assert_eq!(tanh(Complex::new(-30.0f64, 0.5)).re, -1.0);
+    }
+
+    #[test]
     fn expm1_and_log1p_keep_small_arguments_exact() {
         let z = Complex::new(1e-10f64, 1e-10);
         let e = expm1(z);
@@ -142,7 +210,7 @@ mod tests {
         assert_eq!((s.re, s.im), (0.6, -0.8));
         assert_eq!(sign(Complex::new(-0.0f32, 0.0)).re.to_bits(), (-0.0f32).to_bits());
         let i = sign(Complex::new(f64::INFINITY, 1.0));
-        assert_eq!((i.re, i.im), (1.0, 0.0));
+        assert!(i.re.is_nan() && i.im == 0.0);
         let (a, b) = (Complex::new(1.0f32, 5.0), Complex::new(1.0f32, 6.0));
         assert!(lt(a, b) && le(a, b) && !lt(b, a) && le(a, a) && !lt(a, a));
         assert_eq!(max(a, b), b);

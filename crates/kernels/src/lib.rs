@@ -2,6 +2,7 @@
 
 pub mod batch_norm;
 pub mod complex;
+pub mod fft;
 pub mod fused;
 pub mod math;
 pub mod matmul;

@@ -1,7 +1,7 @@
 use super::*;
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
-use xlet_core::value::Value;
+use xlet_core::value::{Value, c64, c128};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("xlet-npy-{}", std::process::id()));
@@ -14,7 +14,8 @@ fn arr<T: Elem>(dims: &[usize], v: Vec<T>) -> Array {
 }
 
 fn same(a: &Array, b: &Array) -> bool {
-    a.array_type() == b.array_type() && a.to_vec::<f64>() == b.to_vec::<f64>()
+    // Through c128, so that complex values compare both parts.
+    a.array_type() == b.array_type() && a.to_vec::<c128>() == b.to_vec::<c128>()
 }
 
 #[test]
@@ -34,6 +35,8 @@ fn every_element_type_round_trips() {
         arr(&[2, 2], vec![0.1f32, -2.5, 1e30, 0.0]),
         arr(&[], vec![0.1f64]),
         arr(&[0, 3], Vec::<f32>::new()),
+        arr(&[2], vec![c64::new(1.0, -2.5), c64::new(f32::MAX, 0.0)]),
+        arr(&[1, 2], vec![c128::new(0.1, 1e300), c128::new(-0.0, 3.0)]),
     ];
     for (i, a) in cases.iter().enumerate() {
         let p = scratch(&format!("rt{i}.npy"));

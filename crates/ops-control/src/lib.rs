@@ -5,6 +5,7 @@
 pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, window_grad};
 
 pub mod call;
+pub mod composite_call;
 pub mod conditional;
 pub mod custom_call;
 pub mod grad;

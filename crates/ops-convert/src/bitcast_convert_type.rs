@@ -83,6 +83,19 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .with_label("pred target")
             .with_help(help));
     }
+    // C4: complex numbers bitcast only to themselves (XLA refuses a bitcast
+    // between complex and real types).
+    if (t.elem.is_complex() || to.value.is_complex()) && t.elem != to.value {
+        return Err(cx
+            .err(
+                "C4",
+                format!("cannot bitcast {t} to {}: complex types bitcast only to themselves", to.value),
+                to.span.clone(),
+            )
+            .with_label(format!("{} target", to.value))
+            .with_secondary(o.span.clone(), format!("{t}"))
+            .with_help("take the parts with Real(x) and Imag(x), or build from them with Complex(re, im)"));
+    }
     let (wi, wo) = (t.elem.bit_width(), to.value.bit_width());
     let mut dims = t.dims.clone();
     let kernel: Arc<dyn Kernel> = if wi == wo {

@@ -62,7 +62,7 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         return Err(cx
             .err(
                 "C2",
-                format!("Iota makes integers or floats, not {}", t.elem),
+                format!("Iota makes integers, floats or complex numbers, not {}", t.elem),
                 shape.span.clone(),
             )
             .with_label(format!("{t}"))
@@ -81,7 +81,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 }
 
 fn pick(e: ElemType) -> Option<IotaFn> {
-    for_class!(e, T, [int, float] => iota::<T> as IotaFn)
+    // Complex iotas count along the real part (StableHLO's iota takes complex types).
+    for_class!(e, T, [int, float, complex] => iota::<T> as IotaFn)
 }
 
 fn iota<T: Elem>(dims: &[usize], d: usize) -> Result<Array, KernelError> {

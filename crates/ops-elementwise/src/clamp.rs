@@ -92,6 +92,8 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     }
     let f = for_class!(x.elem, T, [int, pred] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| x.max(lo).min(hi)))
         .or_else(|| for_class!(x.elem, T, [float] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| fmin(fmax(x, lo), hi))))
+        // Complex: Max and Min's lexicographic order (spec/numerics.md §7).
+        .or_else(|| for_class!(x.elem, T, [complex] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| xlet_kernels::complex::min(xlet_kernels::complex::max(x, lo), hi))))
         .ok_or_else(|| internal_diag(cx))?;
     let rank = x.rank();
     let place = |b: &xlet_core::types::ArrayType| {

@@ -57,8 +57,9 @@ fn rule(
     out: Out,
 ) -> Result<Checked, Diag> {
     let e = cx.require(Some(0), "operand")?;
-    // An untyped literal operand of a float-only function is read as f32 (Exp(1) is e).
-    let float_only = classes.iter().all(|c| *c == "float");
+    // An untyped literal operand of a function of floats (and complex numbers)
+    // is read as f32 (Exp(1) is e).
+    let float_only = classes.iter().all(|c| *c == "float" || *c == "complex");
     let hint = float_only.then_some(ElemType::F32);
     let o = cx.push_operand(e, hint)?;
     let t = cx.array(&o, "C1", "operand")?.clone();
@@ -125,13 +126,13 @@ unary_ops! {
     Log [] log_rule log out=Same { float => |x: T| Float::ln(x), complex => |x: T| x.ln() }
     Log1p [] log1p_rule log1p out=Same { float => |x: T| Float::ln_1p(x), complex => |x: T| cx::log1p(x) }
     Logistic [] logistic_rule logistic_k out=Same { float => |x: T| logistic(x), complex => |x: T| cx::logistic(x) }
-    Sqrt [] sqrt_rule sqrt out=Same { float => |x: T| Float::sqrt(x), complex => |x: T| x.sqrt() }
+    Sqrt [] sqrt_rule sqrt out=Same { float => |x: T| Float::sqrt(x), complex => |x: T| cx::sqrt(x) }
     Rsqrt [] rsqrt_rule rsqrt out=Same { float => |x: T| Float::sqrt(x).recip(), complex => |x: T| cx::rsqrt(x) }
     Cbrt [] cbrt_rule cbrt out=Same { float => |x: T| Float::cbrt(x), complex => |x: T| x.cbrt() }
     Sin [] sin_rule sin out=Same { float => |x: T| Float::sin(x), complex => |x: T| x.sin() }
     Cos [] cos_rule cos out=Same { float => |x: T| Float::cos(x), complex => |x: T| x.cos() }
-    Tan [] tan_rule tan out=Same { float => |x: T| Float::tan(x), complex => |x: T| x.tan() }
-    Tanh [] tanh_rule tanh out=Same { float => |x: T| x.tanh_elem(), complex => |x: T| x.tanh() }
+    Tan [] tan_rule tan out=Same { float => |x: T| Float::tan(x), complex => |x: T| cx::tan(x) }
+    Tanh [] tanh_rule tanh out=Same { float => |x: T| x.tanh_elem(), complex => |x: T| cx::tanh(x) }
     Erf [] erf_rule erf out=Same { float => |x: T| x.erf_elem() }
     IsFinite [] isfinite_rule isfinite out=Pred { float => |x: T| Float::is_finite(x) }
     PopulationCount ["Popcnt"] popcnt_rule popcnt out=Same { int => |x: T| x.count_ones() as T }

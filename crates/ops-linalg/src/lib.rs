@@ -13,3 +13,4 @@ pub mod conv_general_dilated;
 pub mod conv_with_general_padding;
 pub mod dot;
 pub mod dot_general;
+pub mod fft;

@@ -9,7 +9,7 @@ pub use xlet_ops_collective::{
 };
 pub use xlet_ops_common::{common, for_class, index_dims, reduction, window_grad};
 pub use xlet_ops_control::{
-    call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp, while_loop,
+    call, composite_call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp, while_loop,
 };
 pub use xlet_ops_convert::{
     bitcast_convert_type, convert_element_type, iota, map, reduce_precision, rng_bit_generator,
@@ -19,7 +19,7 @@ pub use xlet_ops_elementwise::{binary, clamp, compare, complex, select, unary};
 pub use xlet_ops_indexing::{gather, scatter};
 pub use xlet_ops_linalg::{
     batch_norm_args, batch_norm_grad, batch_norm_inference, batch_norm_training, conv,
-    conv_general_dilated, conv_with_general_padding, dot, dot_general,
+    conv_general_dilated, conv_with_general_padding, dot, dot_general, fft,
 };
 pub use xlet_ops_reduce::{reduce, reduce_window, select_and_scatter};
 pub use xlet_ops_shape::{

@@ -10,8 +10,6 @@
 pub const NOT_YET: &[&str] = &[
     "AfterAll",
     "Cholesky",
-    "CompositeCall",
-    "Fft",
     "SetDimensionSize",
     "TriangularSolve",
 ];
@@ -200,7 +198,7 @@ pub const STABLEHLO: &[(&str, &str, &str)] = &[
     (
         "composite",
         "CompositeCall",
-        "CompositeCall (not in xlet yet); Call(f, x) calls a comp",
+        "CompositeCall(f, x, name=\"my.op\") (runs the decomposition f)",
     ),
     ("constant", "a literal", "write the value: f32[2] {1, 2}"),
     (

@@ -1,4 +1,4 @@
-//! f32 and f64 products through the `gemm` crate.
+//! f32, f64, c64 and c128 products through the `gemm` crate.
 //!
 //! gemm computes `dst = alpha·dst + beta·lhs·rhs` on strided operands (it
 //! packs them into its microkernel's layout itself, so transposed views cost
@@ -8,15 +8,16 @@
 use super::{DotElem, Mat};
 use gemm::Parallelism;
 use xlet_core::error::KernelError;
+use xlet_core::value::{c64, c128};
 
 /// Below this many multiply-adds a product runs on one thread: handing work to
 /// the pool costs more than it saves.
 const PARALLEL_FLOPS: usize = 1 << 16;
 
 macro_rules! gemm_float {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $zero:expr, $one:expr),*) => {$(
         impl DotElem for $t {
-            const ZERO: Self = 0.0;
+            const ZERO: Self = $zero;
             #[inline(always)]
             fn mac(acc: Self, a: Self, b: Self) -> Self {
                 acc + a * b
@@ -41,7 +42,7 @@ macro_rules! gemm_float {
                         out.as_mut_ptr(), 1, n as isize, accumulate,
                         lhs.ptr, lhs.cs, lhs.rs,
                         rhs.ptr, rhs.cs, rhs.rs,
-                        1.0, 1.0, false, false, false, par,
+                        $one, $one, false, false, false, par,
                     );
                 }
                 Ok(())
@@ -49,4 +50,10 @@ macro_rules! gemm_float {
         }
     )*};
 }
-gemm_float!(f32, f64);
+// gemm's complex types are num-complex's, xlet's c64 and c128.
+gemm_float!(
+    f32 => 0.0, 1.0,
+    f64 => 0.0, 1.0,
+    c64 => c64::new(0.0, 0.0), c64::new(1.0, 0.0),
+    c128 => c128::new(0.0, 0.0), c128::new(1.0, 0.0)
+);

@@ -203,8 +203,8 @@ impl Kernel for ConvKernel {
             ElemType::U64 => self.run_acc::<u64>(l, r),
             ElemType::Pred => self.run_acc::<bool>(l, r),
             ElemType::F16 | ElemType::BF16 => Err(internal("f16 accumulation")),
-            // The checker refuses complex operands (spec/ops/conv_general_dilated.md).
-            ElemType::C64 | ElemType::C128 => Err(internal("complex convolution")),
+            ElemType::C64 => self.run_acc::<xlet_core::value::c64>(l, r),
+            ElemType::C128 => self.run_acc::<xlet_core::value::c128>(l, r),
         }?;
         Ok(Value::Array(out))
     }

@@ -42,6 +42,20 @@ impl Acc for f64 {
         self + a * b
     }
 }
+impl Acc for xlet_core::value::c64 {
+    const ZERO: Self = xlet_core::value::c64::new(0.0, 0.0);
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self + a * b
+    }
+}
+impl Acc for xlet_core::value::c128 {
+    const ZERO: Self = xlet_core::value::c128::new(0.0, 0.0);
+    #[inline(always)]
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self + a * b
+    }
+}
 impl Acc for bool {
     const ZERO: Self = false;
     #[inline(always)]

@@ -18,7 +18,7 @@ use ndarray::{ArrayD, IxDyn};
 use rayon::prelude::*;
 use xlet_core::alloc;
 use xlet_core::types::{ArrayType, ElemType};
-use xlet_core::value::{Array, CastFrom, Elem, Nd, Value};
+use xlet_core::value::{Array, CastFrom, Elem, Nd, Value, c64, c128};
 use xlet_core::with_array;
 use xlet_ir::{EvalCx, Kernel, KernelError};
 use xlet_kernels::matmul::{DotElem, Mat, matmul};
@@ -53,6 +53,8 @@ impl Kernel for DotKernel {
         let out = match p.compute {
             ElemType::F32 => run_in::<f32>(p, l, r)?,
             ElemType::F64 => run_in::<f64>(p, l, r)?,
+            ElemType::C64 => run_in::<c64>(p, l, r)?,
+            ElemType::C128 => run_in::<c128>(p, l, r)?,
             e => for_class!(e, C, [int, pred] => run_in::<C>(p, l, r))
                 .unwrap_or_else(|| Err(internal("DotGeneral: no product in this type")))?,
         };
