@@ -2,6 +2,7 @@
 
 pub mod batch_norm;
 pub mod fused;
+pub mod linalg;
 pub mod math;
 pub mod matmul;
 pub mod reduce;

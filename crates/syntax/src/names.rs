@@ -9,14 +9,12 @@
 /// name here is also in the registry).
 pub const NOT_YET: &[&str] = &[
     "AfterAll",
-    "Cholesky",
     "Complex",
     "CompositeCall",
     "Fft",
     "Imag",
     "Real",
     "SetDimensionSize",
-    "TriangularSolve",
 ];
 
 /// The XLA spelling of `name` if it is an XLA operation xlet does not have yet.
@@ -348,7 +346,7 @@ pub const STABLEHLO: &[(&str, &str, &str)] = &[
     (
         "triangular_solve",
         "TriangularSolve",
-        "TriangularSolve (not in xlet yet)",
+        "TriangularSolve(a, b, left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE)",
     ),
     (
         "uniform_dequantize",
