@@ -42,7 +42,7 @@ macro_rules! op_ids {
 op_ids! {
     Abs Add AllGather AllReduce AllToAll And
     Atan2 BatchNormGrad BatchNormInference BatchNormTraining BitcastConvertType Broadcast
-    BroadcastInDim Call Cbrt Ceil Clamp Clz
+    BroadcastInDim Call Cbrt Ceil Cholesky Clamp Clz
     Collapse CollectivePermute Complex CompositeCall Concatenate Conditional Conv ConvGeneralDilated
     ConvWithGeneralPadding ConvertElementType Cos CrossReplicaSum CustomCall Div
     Dot DotGeneral DynamicSlice DynamicUpdateSlice Eq Erf Exp
@@ -55,7 +55,7 @@ op_ids! {
     Rev RngBitGenerator RngNormal RngUniform RoundNearestAfz RoundNearestEven
     Rsqrt Scatter Select SelectAndScatter Send ShiftLeft
     ShiftRightArithmetic ShiftRightLogical Sign Sin Slice Sort
-    Sqrt Sub Tan Tanh TopK Transpose Tuple
+    Sqrt Sub Tan Tanh TopK Transpose TriangularSolve Tuple
     Vjp While Xor
 }
 

@@ -4,6 +4,7 @@ pub mod batch_norm;
 pub mod complex;
 pub mod fft;
 pub mod fused;
+pub mod linalg;
 pub mod math;
 pub mod matmul;
 pub mod reduce;

@@ -1,4 +1,4 @@
-//! Dot products, convolutions and batch normalisation (ARCHITECTURE.md, the ops
+//! Dot products, convolutions, batch normalisation, Cholesky and TriangularSolve (ARCHITECTURE.md, the ops
 //! layer): one module per op, each with its spec in spec/ops/ and its cases in
 //! conformance/.
 
@@ -8,9 +8,12 @@ pub mod batch_norm_args;
 pub mod batch_norm_grad;
 pub mod batch_norm_inference;
 pub mod batch_norm_training;
+pub mod cholesky;
 pub mod conv;
 pub mod conv_general_dilated;
 pub mod conv_with_general_padding;
 pub mod dot;
 pub mod dot_general;
 pub mod fft;
+mod matrix_args;
+pub mod triangular_solve;

@@ -18,8 +18,8 @@ pub use xlet_ops_convert::{
 pub use xlet_ops_elementwise::{binary, clamp, compare, complex, select, unary};
 pub use xlet_ops_indexing::{gather, scatter};
 pub use xlet_ops_linalg::{
-    batch_norm_args, batch_norm_grad, batch_norm_inference, batch_norm_training, conv,
-    conv_general_dilated, conv_with_general_padding, dot, dot_general, fft,
+    batch_norm_args, batch_norm_grad, batch_norm_inference, batch_norm_training, cholesky, conv,
+    conv_general_dilated, conv_with_general_padding, dot, dot_general, fft, triangular_solve,
 };
 pub use xlet_ops_reduce::{reduce, reduce_window, select_and_scatter};
 pub use xlet_ops_shape::{

@@ -9,9 +9,7 @@
 /// name here is also in the registry).
 pub const NOT_YET: &[&str] = &[
     "AfterAll",
-    "Cholesky",
     "SetDimensionSize",
-    "TriangularSolve",
 ];
 
 /// The XLA spelling of `name` if it is an XLA operation xlet does not have yet.
@@ -343,7 +341,7 @@ pub const STABLEHLO: &[(&str, &str, &str)] = &[
     (
         "triangular_solve",
         "TriangularSolve",
-        "TriangularSolve (not in xlet yet)",
+        "TriangularSolve(a, b, left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE)",
     ),
     (
         "uniform_dequantize",
