@@ -212,12 +212,14 @@ fn chain(levels: usize) -> String {
     )
 }
 
+/// `n` comps, each calling the one before (named k0, k1, ...: c64 and c128
+/// are element types).
 fn comps(n: usize) -> String {
-    let mut s = String::from("comp c0(x: f32) -> f32 { x + 1 }\n");
+    let mut s = String::from("comp k0(x: f32) -> f32 { x + 1 }\n");
     for k in 1..n {
-        s += &format!("comp c{k}(x: f32) -> f32 {{ c{}(x) + 1 }}\n", k - 1);
+        s += &format!("comp k{k}(x: f32) -> f32 {{ k{}(x) + 1 }}\n", k - 1);
     }
-    s + &format!("let a = c{}(f32 0)\nthen a == f32 {n}\n", n - 1)
+    s + &format!("let a = k{}(f32 0)\nthen a == f32 {n}\n", n - 1)
 }
 
 #[test]
@@ -257,13 +259,13 @@ fn nesting_is_bounded_by_the_replicas_stacks() {
         r.stderr
     );
     // Chained comps: each link nests two levels (the call and the `+`), so
-    // 63 comps (c62 called) run at 256 replicas (128 levels) and 9990 are
-    // refused at the call of c63.
+    // 63 comps (k62 called) run at 256 replicas (128 levels) and 9990 are
+    // refused at the call of k63.
     let r = run("256", &comps(63));
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let r = run("256", &comps(9990));
     assert_eq!(r.code, Some(2), "{}", r.stderr);
-    assert!(r.stderr.contains("calling `c63`"), "{}", r.stderr);
+    assert!(r.stderr.contains("calling `k63`"), "{}", r.stderr);
     // `xlet check --replicas N` checks against the same limit.
     let r = finish(spawn(&["--replicas", "256", "check", "-"], &chain(129)));
     assert_eq!(r.code, Some(2), "{}", r.stderr);

@@ -270,20 +270,21 @@ fn printed_program_runs() {
 /// vjp comp recomputing its callee's forward pass).
 #[test]
 fn call_chains_are_inlined() {
-    let mut src = String::from("comp c0(x: f64[4]) -> f64[4] { Tanh(x) }\n");
+    // (Named k0..k199: c64 and c128 are element types.)
+    let mut src = String::from("comp k0(x: f64[4]) -> f64[4] { Tanh(x) }\n");
     for i in 1..200 {
         src.push_str(&format!(
-            "comp c{i}(x: f64[4]) -> f64[4] {{ let y = c{}(x); y * 1.001 }}\n",
+            "comp k{i}(x: f64[4]) -> f64[4] {{ let y = k{}(x); y * 1.001 }}\n",
             i - 1
         ));
     }
-    src.push_str("comp f(x: f64[4]) -> f64 { Reduce(c199(x), 0.0, add, {0}) }\n");
+    src.push_str("comp f(x: f64[4]) -> f64 { Reduce(k199(x), 0.0, add, {0}) }\n");
     check(&src);
     let mut s = Session::new(Limits::default());
     s.run(&src, &mut Quiet)
         .unwrap_or_else(|f| panic!("{:?}", f.diags));
     let text = s.gradient_source("f").expect("a backward program");
-    // One vjp comp (f's) and f_grad: no c*_vjp comps.
-    assert!(!text.contains("c0_vjp"), "{text}");
+    // One vjp comp (f's) and f_grad: no k*_vjp comps.
+    assert!(!text.contains("k0_vjp"), "{text}");
     assert_eq!(text.matches("comp ").count(), 2, "{text}");
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use realfft::RealFftPlanner;
 use rustfft::{FftNum, FftPlanner};
 use crate::strided::{interrupt_error, interrupted};
-use xlet_core::alloc::try_output_vec;
+use xlet_core::alloc::try_filled;
 use xlet_core::error::{KernelError, internal};
 use xlet_core::types::{ArrayType, ElemType};
 
@@ -36,9 +36,7 @@ impl FftFloat for f64 {
 }
 
 fn buffer<T: Clone + Default>(n: usize, elem: ElemType) -> Result<Vec<T>, KernelError> {
-    let mut v = try_output_vec::<T>(n, &ArrayType::new(elem, vec![n]))?;
-    v.resize(n, T::default());
-    Ok(v)
+    try_filled(n, T::default(), &ArrayType::new(elem, vec![n]))
 }
 
 /// Rows per task: enough rows to make `GRAIN` elements, at least one.

@@ -7,7 +7,7 @@
 use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
-use xlet_core::alloc::try_output_vec;
+use xlet_core::alloc::{try_filled, try_output_vec};
 use xlet_core::diag::Diag;
 use xlet_core::error::internal;
 use xlet_core::types::{ArrayType, ElemType, Type, fmt_dims};
@@ -97,22 +97,18 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // C4: the lengths are the operand's last dimensions (for IRFFT, the last is n/2 + 1).
     let rank = t.rank();
     let tail = &t.dims[rank - l..];
-    let mut expected: Vec<usize> = Vec::with_capacity(l);
-    let mut bad = false;
-    for (i, &n) in lengths.value.iter().enumerate() {
-        let Ok(n) = usize::try_from(n) else {
-            bad = true;
-            expected.push(0);
-            continue;
-        };
-        let want = if fft_type == FftType::Irfft && i == l - 1 {
-            if n == 0 { 0 } else { n / 2 + 1 }
-        } else {
-            n
-        };
-        expected.push(want);
-    }
-    if bad || expected != tail {
+    // The dimension each length asks for; None for a negative length.
+    let fits = lengths.value.iter().zip(tail).enumerate().all(|(i, (&n, &d))| {
+        usize::try_from(n).is_ok_and(|n| {
+            let want = if fft_type == FftType::Irfft && i == l - 1 && n > 0 {
+                n / 2 + 1
+            } else {
+                n
+            };
+            want == d
+        })
+    });
+    if !fits {
         let note = if fft_type == FftType::Irfft {
             "for IRFFT the last dimension holds fft_length's last entry / 2 + 1 frequencies"
         } else {
@@ -185,8 +181,7 @@ impl FftKernel {
             FftType::Rfft => {
                 let x = T::unwrap(a).ok_or_else(|| internal("RFFT operand type"))?;
                 let x = contiguous(x.clone())?;
-                let mut data = try_output_vec::<num_complex::Complex<T>>(count, &self.out)?;
-                data.resize(count, num_complex::Complex::new(T::zero(), T::zero()));
+                let mut data = try_filled(count, num_complex::Complex::new(T::zero(), T::zero()), &self.out)?;
                 let input = x.as_slice().ok_or_else(|| internal("RFFT operand layout"))?;
                 rfft_rows(input, &mut data, self.n_last)?;
                 for axis in (first..rank - 1).rev() {
@@ -203,8 +198,7 @@ impl FftKernel {
                 for axis in first..rank - 1 {
                     along(&mut spec, &dims, axis, true)?;
                 }
-                let mut data = try_output_vec::<T>(count, &self.out)?;
-                data.resize(count, T::zero());
+                let mut data = try_filled(count, T::zero(), &self.out)?;
                 irfft_rows(&spec, &mut data, self.n_last)?;
                 shaped(data, &self.out.dims)
             }

