@@ -116,7 +116,7 @@ fn time_shows_the_spread() {
 #[test]
 fn unknown_keywords_and_missing_ops_are_named() {
     let out = repl(
-        "let x = f32[2x2] {{1, 2}, {3, 4}}\nTranspose(x, perm={1, 0})\nCholesky(x)\n:help Sum\n",
+        "let x = f32[2x2] {{1, 2}, {3, 4}}\nTranspose(x, perm={1, 0})\nFft(x)\n:help Sum\n",
         None,
     );
     let err = text(&out.stderr);
