@@ -98,7 +98,9 @@ fn factor_one<T: LinalgElem>(
 /// false when a pivot fails (w is then partly factored). The strict upper
 /// triangle is left zero if it was.
 fn factor_lower<T: LinalgElem>(w: &mut [T], n: usize, parallel: bool) -> Result<bool, KernelError> {
-    let mut lh = try_filled(NB * NB, T::ZERO, &"a Cholesky block")?;
+    // The block's size: a batch of small matrices allocates only what it uses.
+    let nb = NB.min(n);
+    let mut lh = try_filled(nb * nb, T::ZERO, &"a Cholesky block")?;
     for k0 in (0..n).step_by(NB) {
         if interrupted() {
             return Err(interrupt_error());
@@ -162,16 +164,16 @@ fn factor_lower<T: LinalgElem>(w: &mut [T], n: usize, parallel: bool) -> Result<
         // lh = L_kkᴴ, row-major b x b (its upper triangle).
         for j in 0..b {
             for i in j..b {
-                lh[j * NB + i] = w[(k0 + i) * n + k0 + j].conj();
+                lh[j * nb + i] = w[(k0 + i) * n + k0 + j].conj();
             }
         }
         let below = &mut w[k1 * n..];
         let solve_row = |row: &mut [T]| {
             let r = &mut row[k0..k1];
             for j in 0..b {
-                let x = r[j] / lh[j * NB + j];
+                let x = r[j] / lh[j * nb + j];
                 r[j] = x;
-                for (ri, &c) in r[j + 1..].iter_mut().zip(&lh[j * NB + j + 1..j * NB + b]) {
+                for (ri, &c) in r[j + 1..].iter_mut().zip(&lh[j * nb + j + 1..j * nb + b]) {
                     *ri = *ri - x * c;
                 }
             }
