@@ -193,11 +193,6 @@ pub const STABLEHLO: &[(&str, &str, &str)] = &[
         "CollectivePermute(x, {{0, 1}, {1, 0}})",
     ),
     ("compare", "Eq, Ne, Lt, Le, Gt or Ge", "Gt(x, y), or x > y"),
-    (
-        "composite",
-        "CompositeCall",
-        "CompositeCall(f, x, name=\"my.op\") (runs the decomposition f)",
-    ),
     ("constant", "a literal", "write the value: f32[2] {1, 2}"),
     (
         "convolution",
