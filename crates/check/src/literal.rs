@@ -11,7 +11,9 @@ use xlet_syntax::ast::{Expr, ExprKind, NumLit, NumRun, Span, UnOp};
 pub fn is_weak(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Number(_) | ExprKind::Bool(_) | ExprKind::Numbers(_) => true,
-        ExprKind::Brace(items) => items.iter().all(|i| is_weak(i) || complex_parts(i).is_some()),
+        ExprKind::Brace(items) => items
+            .iter()
+            .all(|i| is_weak(i) || complex_parts(i).is_some()),
         ExprKind::Unary {
             op: UnOp::Neg,
             operand,
@@ -180,7 +182,8 @@ fn walk<'a>(e: &'a Expr, flat: &mut Flat<'a>) -> Result<Vec<usize>, Diag> {
         }
         ExprKind::Tuple(_) if complex_parts(e).is_some() => {
             if let Some((re, im)) = complex_parts(e) {
-                flat.leaves.push(Leaf::One(Atom::Complex(re, im), e.span.clone()));
+                flat.leaves
+                    .push(Leaf::One(Atom::Complex(re, im), e.span.clone()));
                 flat.len += 1;
             }
             Ok(vec![])

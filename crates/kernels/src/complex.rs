@@ -85,12 +85,20 @@ pub fn tanh<F: Float>(z: Complex<F>) -> Complex<F> {
     let one = F::one();
     let zero = F::zero();
     if x.is_infinite() {
-        let im = if y.is_finite() { (y.sin() * y.cos()).signum() * zero } else { zero };
+        let im = if y.is_finite() {
+            (y.sin() * y.cos()).signum() * zero
+        } else {
+            zero
+        };
         return Complex::new(x.signum(), im);
     }
     // Past this, tanh's real part rounds to ±1 (2^-26 relative for f32, 2^-55 for f64).
-    let big = F::from(if F::epsilon() > F::from(1e-10).unwrap_or(zero) { 9.0 } else { 22.0 })
-        .unwrap_or(one);
+    let big = F::from(if F::epsilon() > F::from(1e-10).unwrap_or(zero) {
+        9.0
+    } else {
+        22.0
+    })
+    .unwrap_or(one);
     if x.abs() > big {
         let four = F::from(4.0).unwrap_or(one);
         let e = (-(x.abs() + x.abs())).exp();
@@ -174,7 +182,13 @@ mod tests {
 
     #[test]
     fn tanh_sqrt_rsqrt_agree_with_num_complex_away_from_special_values() {
-        for &(x, y) in &[(0.3f64, -0.7), (-2.0, 1.5), (5.0, 0.1), (-0.01, 3.0), (10.0, -2.0)] {
+        for &(x, y) in &[
+            (0.3f64, -0.7),
+            (-2.0, 1.5),
+            (5.0, 0.1),
+            (-0.01, 3.0),
+            (10.0, -2.0),
+        ] {
             let z = Complex::new(x, y);
             assert!((tanh(z) - z.tanh()).norm() < 1e-14, "{z}");
             assert!((sqrt(z) - z.sqrt()).norm() < 1e-14, "{z}");
@@ -208,7 +222,10 @@ mod tests {
     fn sign_and_order() {
         let s = sign(Complex::new(3.0f32, -4.0));
         assert_eq!((s.re, s.im), (0.6, -0.8));
-        assert_eq!(sign(Complex::new(-0.0f32, 0.0)).re.to_bits(), (-0.0f32).to_bits());
+        assert_eq!(
+            sign(Complex::new(-0.0f32, 0.0)).re.to_bits(),
+            (-0.0f32).to_bits()
+        );
         let i = sign(Complex::new(f64::INFINITY, 1.0));
         assert!(i.re.is_nan() && i.im == 0.0);
         let (a, b) = (Complex::new(1.0f32, 5.0), Complex::new(1.0f32, 6.0));

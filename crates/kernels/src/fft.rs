@@ -9,11 +9,11 @@
 //! among threads in runs of at least `GRAIN` elements, each thread with its
 //! own scratch. Ctrl-C is polled once per run of rows.
 
+use crate::strided::{interrupt_error, interrupted};
 use num_complex::Complex;
 use rayon::prelude::*;
 use realfft::RealFftPlanner;
 use rustfft::{FftNum, FftPlanner};
-use crate::strided::{interrupt_error, interrupted};
 use xlet_core::alloc::try_filled;
 use xlet_core::error::{KernelError, internal};
 use xlet_core::types::{ArrayType, ElemType};
@@ -45,7 +45,11 @@ fn rows_per_task(row: usize) -> usize {
 }
 
 /// Complex FFTs (or unnormalised inverse FFTs) of every contiguous row of length `n` in `data`.
-fn rows_complex<T: FftFloat>(data: &mut [Complex<T>], n: usize, inverse: bool) -> Result<(), KernelError> {
+fn rows_complex<T: FftFloat>(
+    data: &mut [Complex<T>],
+    n: usize,
+    inverse: bool,
+) -> Result<(), KernelError> {
     if n == 0 || data.is_empty() {
         return Ok(());
     }
@@ -115,7 +119,11 @@ pub fn along<T: FftFloat>(
 
 /// Real-to-complex transforms of the rows of length `n` of `input` into rows of
 /// length `n / 2 + 1` of `out`.
-pub fn rfft_rows<T: FftFloat>(input: &[T], out: &mut [Complex<T>], n: usize) -> Result<(), KernelError> {
+pub fn rfft_rows<T: FftFloat>(
+    input: &[T],
+    out: &mut [Complex<T>],
+    n: usize,
+) -> Result<(), KernelError> {
     let m = n / 2 + 1;
     if n == 0 || input.is_empty() {
         return Ok(());
@@ -145,7 +153,11 @@ pub fn rfft_rows<T: FftFloat>(input: &[T], out: &mut [Complex<T>], n: usize) -> 
 /// `n / 2 + 1` of `input` into rows of length `n` of `out`. The imaginary parts
 /// of the first element (and, for even n, the last), which a real signal's
 /// spectrum cannot have, are ignored.
-pub fn irfft_rows<T: FftFloat>(input: &[Complex<T>], out: &mut [T], n: usize) -> Result<(), KernelError> {
+pub fn irfft_rows<T: FftFloat>(
+    input: &[Complex<T>],
+    out: &mut [T],
+    n: usize,
+) -> Result<(), KernelError> {
     let m = n / 2 + 1;
     if n == 0 || out.is_empty() {
         return Ok(());
@@ -165,7 +177,7 @@ pub fn irfft_rows<T: FftFloat>(input: &[Complex<T>], out: &mut [T], n: usize) ->
             for (o, i) in outs.chunks_mut(n).zip(ins.chunks(m)) {
                 row.copy_from_slice(i);
                 row[0].im = T::zero();
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     row[m - 1].im = T::zero();
                 }
                 c2r.process_with_scratch(&mut row, o, &mut scratch)
@@ -232,12 +244,18 @@ mod tests {
             let mut spec = vec![Complex::new(0.0, 0.0); rows * m];
             rfft_rows(&x, &mut spec, n).unwrap();
             for r in 0..rows {
-                let c: Vec<_> = x[r * n..(r + 1) * n].iter().map(|&v| Complex::new(v, 0.0)).collect();
+                let c: Vec<_> = x[r * n..(r + 1) * n]
+                    .iter()
+                    .map(|&v| Complex::new(v, 0.0))
+                    .collect();
                 assert!(close(&spec[r * m..(r + 1) * m], &dft(&c, false)[..m]));
             }
             let mut back = vec![0.0; rows * n];
             irfft_rows(&spec, &mut back, n).unwrap();
-            assert!(back.iter().zip(&x).all(|(a, b)| (a - b).abs() < 1e-12), "n = {n}");
+            assert!(
+                back.iter().zip(&x).all(|(a, b)| (a - b).abs() < 1e-12),
+                "n = {n}"
+            );
         }
     }
 }

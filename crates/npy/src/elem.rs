@@ -1,8 +1,8 @@
 //! Element types as `.npy` dtypes: the descr strings and the byte codecs.
 
 use half::{bf16, f16};
-use xlet_core::value::{c64, c128};
 use xlet_core::types::ElemType;
+use xlet_core::value::{c64, c128};
 
 /// The dtype string xlet writes for an element type (little-endian).
 pub fn descr(e: ElemType) -> &'static str {

@@ -118,7 +118,10 @@ fn fails(p: &std::path::Path, needle: &str) {
 
 #[test]
 fn bad_files_are_clear_errors() {
-    fails(&file("<M8[D]", false, "(1,)", &[0; 8]), "no xlet element type");
+    fails(
+        &file("<M8[D]", false, "(1,)", &[0; 8]),
+        "no xlet element type",
+    );
     fails(&file(">V2", false, "(1,)", &[0; 2]), "no xlet element type");
     fails(&file("|i4", false, "(1,)", &[0; 4]), "no xlet element type");
     fails(&file("<f4", false, "(3,)", &[0; 8]), "truncated");

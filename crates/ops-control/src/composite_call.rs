@@ -24,11 +24,20 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 /// A string attribute (C2 and C3 say which).
-fn string_attr(cx: &mut CallCtx, name: &str, c: &str, required: bool) -> Result<Option<String>, Diag> {
+fn string_attr(
+    cx: &mut CallCtx,
+    name: &str,
+    c: &str,
+    required: bool,
+) -> Result<Option<String>, Diag> {
     let Some(e): Option<&Expr> = cx.take(None, name)? else {
         if required {
             return Err(cx
-                .err(c, format!("the composite's `{name}` is missing"), cx.span.clone())
+                .err(
+                    c,
+                    format!("the composite's `{name}` is missing"),
+                    cx.span.clone(),
+                )
                 .with_label(format!("no `{name}=`"))
                 .with_help("name the composite, e.g. CompositeCall(f, x, name=\"my.gelu\")"));
         }
@@ -37,7 +46,14 @@ fn string_attr(cx: &mut CallCtx, name: &str, c: &str, required: bool) -> Result<
     match &e.kind {
         ExprKind::Str(s) if !(required && s.is_empty()) => Ok(Some(s.clone())),
         _ => Err(cx
-            .err(c, format!("`{name}` must be a non-empty string literal, found `{}`", cx.text(&e.span)), e.span.clone())
+            .err(
+                c,
+                format!(
+                    "`{name}` must be a non-empty string literal, found `{}`",
+                    cx.text(&e.span)
+                ),
+                e.span.clone(),
+            )
             .with_label("not a string")
             .with_help(format!("write it in quotes: {name}=\"...\""))),
     }
@@ -49,7 +65,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let callee = cx.require(Some(0), "decomposition")?;
     let hints: Vec<Option<ElemType>> = match &callee.kind {
         ExprKind::Var(v) => cx.ck.env.comps.get(v).map_or(vec![], |c| {
-            c.params.iter().map(|(_, t)| t.as_array().map(|a| a.elem)).collect()
+            c.params
+                .iter()
+                .map(|(_, t)| t.as_array().map(|a| a.elem))
+                .collect()
         }),
         _ => vec![],
     };
@@ -66,7 +85,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         && v.value < 0
     {
         return Err(cx
-            .err("C4", format!("version must be 0 or more, found {}", v.value), v.span.clone())
+            .err(
+                "C4",
+                format!("version must be 0 or more, found {}", v.value),
+                v.span.clone(),
+            )
             .with_label("negative"));
     }
     // C1: the decomposition takes the arguments' types.

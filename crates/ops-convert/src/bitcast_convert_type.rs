@@ -89,12 +89,17 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         return Err(cx
             .err(
                 "C4",
-                format!("cannot bitcast {t} to {}: complex types bitcast only to themselves", to.value),
+                format!(
+                    "cannot bitcast {t} to {}: complex types bitcast only to themselves",
+                    to.value
+                ),
                 to.span.clone(),
             )
             .with_label(format!("{} target", to.value))
             .with_secondary(o.span.clone(), format!("{t}"))
-            .with_help("take the parts with Real(x) and Imag(x), or build from them with Complex(re, im)"));
+            .with_help(
+                "take the parts with Real(x) and Imag(x), or build from them with Complex(re, im)",
+            ));
     }
     let (wi, wo) = (t.elem.bit_width(), to.value.bit_width());
     let mut dims = t.dims.clone();

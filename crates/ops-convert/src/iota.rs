@@ -62,7 +62,10 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         return Err(cx
             .err(
                 "C2",
-                format!("Iota makes integers, floats or complex numbers, not {}", t.elem),
+                format!(
+                    "Iota makes integers, floats or complex numbers, not {}",
+                    t.elem
+                ),
                 shape.span.clone(),
             )
             .with_label(format!("{t}"))

@@ -11,8 +11,8 @@ use xlet_check::broadcast::{BinaryShape, BroadcastDims, Side, binary_shape};
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
-use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 use xlet_kernels::complex as cx;
+use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, binary};
 use xlet_kernels::math::{fmax, fmin};
 
 type BinFn = Arc<dyn ElementwiseFn>;

@@ -74,7 +74,11 @@ fn part_rule(cx: &mut CallCtx, part: Part) -> Result<Checked, Diag> {
         (ElemType::F64, _) => real!(f64),
         (other, _) => {
             return Err(cx
-                .err("C2", format!("{} is not defined on {other}", cx.name()), o.span.clone())
+                .err(
+                    "C2",
+                    format!("{} is not defined on {other}", cx.name()),
+                    o.span.clone(),
+                )
                 .with_label(format!("this is {t}"))
                 .with_note(format!(
                     "{} takes complex numbers (c64, c128) or floats (f16, bf16, f32, f64)",

@@ -9,8 +9,8 @@ use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
 use xlet_core::types::{ElemType, Type};
-use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
 use xlet_kernels::complex as cx;
+use xlet_kernels::fused::{ElementwiseFn, ElementwiseKernel, unary};
 use xlet_kernels::math::{Erf, Tanh};
 
 type UnFn = Arc<dyn ElementwiseFn>;

@@ -57,14 +57,27 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     // C3: one to three lengths.
     if !(1..=3).contains(&l) {
         return Err(cx
-            .err("C3", format!("fft_length has {l} entries; XLA transforms 1 to 3 dimensions"), lengths.span.clone())
+            .err(
+                "C3",
+                format!("fft_length has {l} entries; XLA transforms 1 to 3 dimensions"),
+                lengths.span.clone(),
+            )
             .with_label(format!("{l} lengths"))
-            .with_help("give the sizes of the last one, two or three dimensions, e.g. {8} or {4, 8}"));
+            .with_help(
+                "give the sizes of the last one, two or three dimensions, e.g. {8} or {4, 8}",
+            ));
     }
     // C1: no more lengths than dimensions.
     if l > t.rank() {
         return Err(cx
-            .err("C1", format!("fft_length has {l} entries but the operand {t} has rank {}", t.rank()), lengths.span.clone())
+            .err(
+                "C1",
+                format!(
+                    "fft_length has {l} entries but the operand {t} has rank {}",
+                    t.rank()
+                ),
+                lengths.span.clone(),
+            )
             .with_label(format!("{l} lengths"))
             .with_secondary(o.span.clone(), format!("{t}")));
     }
@@ -83,14 +96,24 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             "c64 or c128 (complex numbers)"
         };
         let help = if fft_type == FftType::Rfft {
-            format!("for a complex operand use FFT: Fft({}, FFT, ...)", cx.text(&o.span))
+            format!(
+                "for a complex operand use FFT: Fft({}, FFT, ...)",
+                cx.text(&o.span)
+            )
         } else if t.elem == ElemType::F32 || t.elem == ElemType::F64 {
-            format!("for a real operand use RFFT, or make it complex first: Complex({}, 0)", cx.text(&o.span))
+            format!(
+                "for a real operand use RFFT, or make it complex first: Complex({}, 0)",
+                cx.text(&o.span)
+            )
         } else {
             "convert the operand to f32, f64, c64 or c128 first".to_string()
         };
         return Err(cx
-            .err("C2", format!("{} takes {takes}, but the operand is {t}", kind.value), o.span.clone())
+            .err(
+                "C2",
+                format!("{} takes {takes}, but the operand is {t}", kind.value),
+                o.span.clone(),
+            )
             .with_label(format!("{t}"))
             .with_help(help));
     }
@@ -98,16 +121,21 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let rank = t.rank();
     let tail = &t.dims[rank - l..];
     // The dimension each length asks for; None for a negative length.
-    let fits = lengths.value.iter().zip(tail).enumerate().all(|(i, (&n, &d))| {
-        usize::try_from(n).is_ok_and(|n| {
-            let want = if fft_type == FftType::Irfft && i == l - 1 && n > 0 {
-                n / 2 + 1
-            } else {
-                n
-            };
-            want == d
-        })
-    });
+    let fits = lengths
+        .value
+        .iter()
+        .zip(tail)
+        .enumerate()
+        .all(|(i, (&n, &d))| {
+            usize::try_from(n).is_ok_and(|n| {
+                let want = if fft_type == FftType::Irfft && i == l - 1 && n > 0 {
+                    n / 2 + 1
+                } else {
+                    n
+                };
+                want == d
+            })
+        });
     if !fits {
         let note = if fft_type == FftType::Irfft {
             "for IRFFT the last dimension holds fft_length's last entry / 2 + 1 frequencies"
@@ -157,18 +185,21 @@ struct FftKernel {
 }
 
 impl FftKernel {
-    /// The transform in float type `T`: input as `Src` (a real or complex array).
-    fn run_in<T: FftFloat>(&self, a: &Array) -> Result<Array, KernelError>
+    /// The transform computed in float type `T` (f32 for f32/c64 operands).
+    fn run_in<T: FftFloat + Elem>(&self, a: &Array) -> Result<Array, KernelError>
     where
-        T: Elem,
         num_complex::Complex<T>: Elem,
     {
         let rank = self.out.dims.len();
         let first = rank - self.axes;
-        let count = self.out.num_elements().ok_or_else(|| internal("Fft result size"))?;
+        let count = self
+            .out
+            .num_elements()
+            .ok_or_else(|| internal("Fft result size"))?;
         match self.fft_type {
             FftType::Fft | FftType::Ifft => {
-                let x = num_complex::Complex::<T>::unwrap(a).ok_or_else(|| internal("Fft operand type"))?;
+                let x = num_complex::Complex::<T>::unwrap(a)
+                    .ok_or_else(|| internal("Fft operand type"))?;
                 let x = contiguous(x.clone())?;
                 let mut data = try_output_vec::<num_complex::Complex<T>>(count, &self.out)?;
                 data.extend_from_slice(x.as_slice().ok_or_else(|| internal("Fft operand layout"))?);
@@ -181,8 +212,14 @@ impl FftKernel {
             FftType::Rfft => {
                 let x = T::unwrap(a).ok_or_else(|| internal("RFFT operand type"))?;
                 let x = contiguous(x.clone())?;
-                let mut data = try_filled(count, num_complex::Complex::new(T::zero(), T::zero()), &self.out)?;
-                let input = x.as_slice().ok_or_else(|| internal("RFFT operand layout"))?;
+                let mut data = try_filled(
+                    count,
+                    num_complex::Complex::new(T::zero(), T::zero()),
+                    &self.out,
+                )?;
+                let input = x
+                    .as_slice()
+                    .ok_or_else(|| internal("RFFT operand layout"))?;
                 rfft_rows(input, &mut data, self.n_last)?;
                 for axis in (first..rank - 1).rev() {
                     along(&mut data, &self.out.dims, axis, false)?;
@@ -190,11 +227,18 @@ impl FftKernel {
                 shaped(data, &self.out.dims)
             }
             FftType::Irfft => {
-                let x = num_complex::Complex::<T>::unwrap(a).ok_or_else(|| internal("IRFFT operand type"))?;
+                let x = num_complex::Complex::<T>::unwrap(a)
+                    .ok_or_else(|| internal("IRFFT operand type"))?;
                 let x = contiguous(x.clone())?;
                 let dims = x.shape().to_vec();
-                let mut spec = try_output_vec::<num_complex::Complex<T>>(x.len(), &ArrayType::new(T::COMPLEX, dims.clone()))?;
-                spec.extend_from_slice(x.as_slice().ok_or_else(|| internal("IRFFT operand layout"))?);
+                let mut spec = try_output_vec::<num_complex::Complex<T>>(
+                    x.len(),
+                    &ArrayType::new(T::COMPLEX, dims.clone()),
+                )?;
+                spec.extend_from_slice(
+                    x.as_slice()
+                        .ok_or_else(|| internal("IRFFT operand layout"))?,
+                );
                 for axis in first..rank - 1 {
                     along(&mut spec, &dims, axis, true)?;
                 }

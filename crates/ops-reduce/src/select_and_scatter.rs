@@ -337,7 +337,9 @@ impl Kernel for SelectAndScatterKernel {
             return Err(internal("SelectAndScatter operand of an unexpected type"));
         }
         match self.fast {
-            Some(c) => with_real_array!(x, a => native(&self.g, c, a, src, init), complex => Err(internal("native select of complex"))),
+            Some(c) => {
+                with_real_array!(x, a => native(&self.g, c, a, src, init), complex => Err(internal("native select of complex")))
+            }
             None => with_array!(x, a => generic_nd(self, a, src, init, cx)),
         }
     }

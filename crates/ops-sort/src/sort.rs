@@ -264,7 +264,8 @@ fn recognise(c: &Comp, elems: &[ElemType]) -> Option<(usize, Order)> {
     let key = p / 2;
     let elem = *elems.get(key)?;
     // Complex keys (lexicographic on XLA) sort through the comparator.
-    let total = with_real_elem_type!(elem, T => probe::<T>(kernel.as_ref(), less), complex => None)?;
+    let total =
+        with_real_elem_type!(elem, T => probe::<T>(kernel.as_ref(), less), complex => None)?;
     // Swapped parameters (`Lt(b, a)`) flip the direction.
     let ascending = less == (p < q);
     let order = match (ascending, total) {
@@ -358,7 +359,9 @@ impl Kernel for SortKernel {
             .ok_or_else(|| internal("Sort dimension out of range"))?;
         let outs: Vec<Array> = match &self.how {
             How::Native { order, .. } if arrays.len() == 1 => {
-                vec![with_real_array!(first, a => sort_alone(a, self.dim, *order), complex => Err(internal("native sort of complex")))?]
+                vec![
+                    with_real_array!(first, a => sort_alone(a, self.dim, *order), complex => Err(internal("native sort of complex")))?,
+                ]
             }
             How::Native { key, order } => {
                 let k = arrays

@@ -9,7 +9,8 @@ pub use xlet_ops_collective::{
 };
 pub use xlet_ops_common::{common, for_class, index_dims, reduction, window_grad};
 pub use xlet_ops_control::{
-    call, composite_call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp, while_loop,
+    call, composite_call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp,
+    while_loop,
 };
 pub use xlet_ops_convert::{
     bitcast_convert_type, convert_element_type, iota, map, reduce_precision, rng_bit_generator,

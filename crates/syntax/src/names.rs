@@ -7,10 +7,7 @@
 /// XLA operations (from the operation semantics reference) that xlet does not
 /// have yet. An op that lands is deleted from this table (a test checks that no
 /// name here is also in the registry).
-pub const NOT_YET: &[&str] = &[
-    "AfterAll",
-    "SetDimensionSize",
-];
+pub const NOT_YET: &[&str] = &["AfterAll", "SetDimensionSize"];
 
 /// The XLA spelling of `name` if it is an XLA operation xlet does not have yet.
 pub fn not_yet(name: &str) -> Option<&'static str> {

@@ -91,7 +91,7 @@ impl Scalar for c64 {
 impl Scalar for c128 {
     const TYPE: ElemType = ElemType::C128;
     fn parts(self) -> (f64, f64) {
-        (self.re as f64, self.im as f64)
+        (self.re, self.im)
     }
     fn to_f64(self) -> f64 {
         self.re
@@ -349,8 +349,8 @@ impl<T> CastAll for T where
         + CastFrom<bf16>
         + CastFrom<f32>
         + CastFrom<f64>
-    + CastFrom<c64>
-    + CastFrom<c128>
+        + CastFrom<c64>
+        + CastFrom<c128>
 {
 }
 

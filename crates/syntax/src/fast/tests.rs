@@ -99,7 +99,9 @@ fn builds_the_same() {
             continue;
         };
         valid += slow.is_some() as usize;
-        complex += (slow.is_some() && fast.is_none() && (src.contains("c64") || src.contains("c128"))) as usize;
+        complex += (slow.is_some()
+            && fast.is_none()
+            && (src.contains("c64") || src.contains("c128"))) as usize;
         if let Some(fast) = fast {
             accepted += 1;
             assert_eq!(Some(&fast), slow.as_ref(), "{name}:\n{src}");

@@ -120,17 +120,19 @@ pub(super) fn exprs<'t>(
                 },
             });
         // A complex scalar's value: `c64 (1, -2)`, a pair of (possibly negative) numbers.
-        let signed = choice((number.clone(), negative.clone()));
+        let signed = choice((number, negative.clone()));
         let complex_pair = just(Tok::LParen)
             .map_with(|_, e| e.span())
             .then(signed.clone())
             .then_ignore(just(Tok::Comma))
             .then(signed)
             .then(just(Tok::RParen).map_with(|_, e| e.span()))
-            .map(|(((open, re), im), close): (((Span, Expr), Expr), Span)| Expr {
-                span: open.start..close.end,
-                kind: ExprKind::Tuple(vec![re, im]),
-            });
+            .map(
+                |(((open, re), im), close): (((Span, Expr), Expr), Span)| Expr {
+                    span: open.start..close.end,
+                    kind: ExprKind::Tuple(vec![re, im]),
+                },
+            );
         let value = choice((brace.clone(), number, boolean, negative, complex_pair));
         let typed = array_type()
             .then(value.labelled(Expect::Quiet).or_not())
