@@ -220,9 +220,24 @@ fn walk<'a>(e: &'a Expr, flat: &mut Flat<'a>) -> Result<Vec<usize>, Diag> {
             dims.extend(inner.map(|(d, _)| d).unwrap_or_default());
             Ok(dims)
         }
+        // A parenthesised element that is not two numbers: a malformed complex one.
+        ExprKind::Tuple(items) => Err(Diag::check(
+            "literal",
+            if items.len() == 2 {
+                "a complex element is (re, im), each part a number (possibly negative)".to_string()
+            } else {
+                format!(
+                    "a complex element is (re, im), two numbers, but this has {}",
+                    xlet_core::english::count(items.len(), "item")
+                )
+            },
+            e.span.clone(),
+        )
+        .with_label("not (re, im)")
+        .with_help("write a complex element as two numbers, e.g. c64[2] {(1, 2), (3, -4)}")),
         _ => Err(Diag::check(
             "literal",
-            "an array literal holds only numbers and true/false",
+            "an array literal holds only numbers, true/false and (re, im) pairs of numbers",
             e.span.clone(),
         )
         .with_label("not a number")
