@@ -5,7 +5,7 @@ use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use xlet_core::types::ElemType;
+use xlet_core::types::{ElemType, Type};
 use xlet_core::value::Value;
 use xlet_ir::{Comp, EvalCx, Kernel, KernelError};
 use xlet_syntax::ast::ExprKind;
@@ -21,9 +21,20 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
-    // Untyped literal arguments take their element type from the parameter they
-    // are passed to, as in a direct call.
-    let callee = cx.require(Some(0), "computation")?;
+    let types = argument_types(cx, "computation")?;
+    let comp = cx.computation(Some(0), "computation", &types, None, "C1")?;
+    Ok(Checked {
+        ty: comp.value.ret.clone(),
+        kernel: Arc::new(CallKernel { comp: comp.value }),
+    })
+}
+
+/// The types of the arguments after the callee (position 0, named `callee`),
+/// pushed as operands. Untyped literal arguments take their element type from
+/// the parameter they are passed to, as in a direct call. Call and
+/// CompositeCall share it.
+pub(crate) fn argument_types(cx: &mut CallCtx, callee: &str) -> Result<Vec<Type>, Diag> {
+    let callee = cx.require(Some(0), callee)?;
     let hints: Vec<Option<ElemType>> = match &callee.kind {
         ExprKind::Var(v) => cx.ck.env.comps.get(v).map_or(vec![], |c| {
             c.params
@@ -39,15 +50,13 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         let op = cx.push_operand(e, hints.get(i - 1).copied().flatten())?;
         types.push(op.ty);
     }
-    let comp = cx.computation(Some(0), "computation", &types, None, "C1")?;
-    Ok(Checked {
-        ty: comp.value.ret.clone(),
-        kernel: Arc::new(CallKernel { comp: comp.value }),
-    })
+    Ok(types)
 }
 
-struct CallKernel {
-    comp: Arc<Comp>,
+/// Runs a called comp: Call's kernel, and CompositeCall's (which runs its
+/// decomposition).
+pub(crate) struct CallKernel {
+    pub(crate) comp: Arc<Comp>,
 }
 
 impl Kernel for CallKernel {

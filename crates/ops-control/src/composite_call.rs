@@ -4,13 +4,11 @@
 //! composite; xlet recognises none, so it runs the decomposition, exactly as
 //! `Call(decomposition, args...)` does, and checks the attributes' form.
 
+use super::call::{CallKernel, argument_types};
 use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use xlet_core::types::ElemType;
-use xlet_core::value::Value;
-use xlet_ir::{Comp, EvalCx, Kernel, KernelError};
 use xlet_syntax::ast::{Expr, ExprKind};
 
 const SPEC: &str = include_str!("../../../spec/ops/composite_call.md");
@@ -60,24 +58,7 @@ fn string_attr(
 }
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
-    // Untyped literal arguments take their element type from the parameter
-    // they are passed to, as in Call.
-    let callee = cx.require(Some(0), "decomposition")?;
-    let hints: Vec<Option<ElemType>> = match &callee.kind {
-        ExprKind::Var(v) => cx.ck.env.comps.get(v).map_or(vec![], |c| {
-            c.params
-                .iter()
-                .map(|(_, t)| t.as_array().map(|a| a.elem))
-                .collect()
-        }),
-        _ => vec![],
-    };
-    let mut types = vec![];
-    for i in 1..cx.positional_count() {
-        let e = cx.require(Some(i), "args")?;
-        let op = cx.push_operand(e, hints.get(i - 1).copied().flatten())?;
-        types.push(op.ty);
-    }
+    let types = argument_types(cx, "decomposition")?;
     // C2: a name; C3: attributes, when given, a string; C4: version >= 0.
     string_attr(cx, "name", "C2", true)?;
     string_attr(cx, "attributes", "C3", false)?;
@@ -96,24 +77,6 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let comp = cx.computation(Some(0), "decomposition", &types, None, "C1")?;
     Ok(Checked {
         ty: comp.value.ret.clone(),
-        kernel: Arc::new(CompositeKernel { comp: comp.value }),
+        kernel: Arc::new(CallKernel { comp: comp.value }),
     })
-}
-
-struct CompositeKernel {
-    comp: Arc<Comp>,
-}
-
-impl Kernel for CompositeKernel {
-    /// The decomposition is a called comp, so gradients, replicas and the
-    /// step limit see through it as through Call.
-    fn called_comp(&self) -> Option<&Arc<Comp>> {
-        Some(&self.comp)
-    }
-    fn allocates(&self) -> bool {
-        false // the decomposition's ops account for what they make
-    }
-    fn run(&self, args: &[Value], cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        cx.call_comp(&self.comp, args)
-    }
 }
