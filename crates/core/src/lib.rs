@@ -17,6 +17,7 @@ pub mod english;
 pub mod error;
 pub mod op_id;
 pub mod print;
+pub mod small;
 pub mod source;
 pub mod span;
 #[doc(hidden)]

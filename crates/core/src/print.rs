@@ -35,12 +35,37 @@ impl Default for PrintOptions {
 /// Formats one element the way a literal of its type would be written.
 pub trait FormatElem: Scalar {
     fn fmt_elem(self) -> String;
+    /// The byte, for `u8`: the storage of the small types, which print from
+    /// their own type (`Body::small`).
+    fn byte(self) -> Option<u8> {
+        None
+    }
+}
+
+/// A small type's element: a float prints as the f32 of the same value (the
+/// shortest text that reads back to it, hence to the same pattern), an
+/// integer as its value.
+pub fn fmt_small(t: crate::small::SmallType, b: u8) -> String {
+    if t.is_float() {
+        (t.to_f64(b) as f32).fmt_elem()
+    } else {
+        t.to_i64(b).to_string()
+    }
 }
 
 macro_rules! fmt_int {
     ($($t:ty),*) => {$( impl FormatElem for $t { fn fmt_elem(self) -> String { self.to_string() } } )*};
 }
-fmt_int!(i8, i16, i32, i64, u8, u16, u32, u64);
+fmt_int!(i8, i16, i32, i64, u16, u32, u64);
+
+impl FormatElem for u8 {
+    fn fmt_elem(self) -> String {
+        self.to_string()
+    }
+    fn byte(self) -> Option<u8> {
+        Some(self)
+    }
+}
 
 impl FormatElem for bool {
     fn fmt_elem(self) -> String {
@@ -267,7 +292,7 @@ fn tuple_flat_len(items: &[Value], opts: &PrintOptions, cap: usize) -> usize {
             Value::Array(a) => {
                 let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
                 with_array!(a, x => {
-                    let mut body = Body::new(x, elide, opts.edge);
+                    let mut body = Body::new(x, elide, opts.edge, a.elem().small());
                     body.flat_len(0, left)
                 })
             }
@@ -334,7 +359,7 @@ fn array_body(
 ) -> Result<(), PrintError> {
     let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
     with_array!(a, x => {
-        let mut body = Body::new(x, elide, opts.edge);
+        let mut body = Body::new(x, elide, opts.edge, a.elem().small());
         body.layout(out, 0, opts.width.saturating_sub(indent), indent)
     })
 }
@@ -360,11 +385,13 @@ struct Body<'a, T> {
     /// The index being visited; `idx[..depth]` is fixed by the enclosing lists.
     idx: Vec<usize>,
     scratch: String,
+    /// The small type whose patterns the (`u8`) elements are.
+    small: Option<crate::small::SmallType>,
 }
 
 impl<'a, T> Body<'a, T> {
     /// The body of `a`, elided to `edge` entries per end of a dimension when `elide`.
-    fn new(x: &'a Nd<T>, elide: bool, edge: usize) -> Self {
+    fn new(x: &'a Nd<T>, elide: bool, edge: usize, small: Option<crate::small::SmallType>) -> Self {
         Body {
             a: x,
             dims: x.shape(),
@@ -372,6 +399,7 @@ impl<'a, T> Body<'a, T> {
             edge,
             idx: vec![0; x.ndim()],
             scratch: String::new(),
+            small,
         }
     }
 }
@@ -382,7 +410,10 @@ impl<T: FormatElem> Body<'_, T> {
         #[cfg(test)]
         tests::FORMATTED.with(|c| c.set(c.get() + 1));
         self.scratch = match self.a.get(&self.idx[..]) {
-            Some(&v) => v.fmt_elem(),
+            Some(&v) => match (self.small, v.byte()) {
+                (Some(t), Some(b)) => fmt_small(t, b),
+                _ => v.fmt_elem(),
+            },
             None => String::new(),
         };
         &self.scratch

@@ -1,5 +1,6 @@
 //! Element types, shapes and value types, shared by every stage.
 
+pub use crate::small::SmallType;
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,6 +22,8 @@ pub enum ElemType {
     C64,
     /// Complex: two f64.
     C128,
+    /// The f8/f6/f4 floats and s4 u4 s2 u2 (one bit pattern per byte).
+    Small(SmallType),
 }
 
 impl ElemType {
@@ -59,6 +62,7 @@ impl ElemType {
             ElemType::F64 => "f64",
             ElemType::C64 => "c64",
             ElemType::C128 => "c128",
+            ElemType::Small(t) => t.name(),
         }
     }
 
@@ -82,6 +86,21 @@ impl ElemType {
             "float64" | "double" => ElemType::F64,
             "complex64" | "cfloat" => ElemType::C64,
             "complex128" | "cdouble" | "complex" => ElemType::C128,
+            "int4" => ElemType::Small(SmallType::S4),
+            "uint4" => ElemType::Small(SmallType::U4),
+            "int2" => ElemType::Small(SmallType::S2),
+            "uint2" => ElemType::Small(SmallType::U2),
+            "float8_e4m3fn" => ElemType::Small(SmallType::F8E4M3FN),
+            "float8_e5m2" => ElemType::Small(SmallType::F8E5M2),
+            "float8_e4m3fnuz" => ElemType::Small(SmallType::F8E4M3FNUZ),
+            "float8_e5m2fnuz" => ElemType::Small(SmallType::F8E5M2FNUZ),
+            "float8_e4m3b11fnuz" => ElemType::Small(SmallType::F8E4M3B11FNUZ),
+            "float8_e4m3" => ElemType::Small(SmallType::F8E4M3),
+            "float8_e3m4" => ElemType::Small(SmallType::F8E3M4),
+            "float8_e8m0fnu" => ElemType::Small(SmallType::F8E8M0FNU),
+            "float6_e2m3fn" => ElemType::Small(SmallType::F6E2M3FN),
+            "float6_e3m2fn" => ElemType::Small(SmallType::F6E3M2FN),
+            "float4_e2m1fn" => ElemType::Small(SmallType::F4E2M1FN),
             _ => return None,
         })
     }
@@ -98,6 +117,9 @@ impl ElemType {
         {
             return Some(t);
         }
+        if let Some(t) = SmallType::parse(s) {
+            return Some(ElemType::Small(t));
+        }
         ElemType::ALL.into_iter().find(|t| t.name() == s)
     }
 
@@ -109,11 +131,42 @@ impl ElemType {
             ElemType::S32 | ElemType::U32 | ElemType::F32 => 32,
             ElemType::S64 | ElemType::U64 | ElemType::F64 | ElemType::C64 => 64,
             ElemType::C128 => 128,
+            ElemType::Small(t) => t.bits(),
         }
     }
 
+    /// Bytes of storage per element (a small type's pattern takes a byte).
     pub fn byte_size(self) -> usize {
-        (self.bit_width() / 8) as usize
+        self.bit_width().div_ceil(8) as usize
+    }
+
+    /// The small type, if this is one.
+    pub fn small(self) -> Option<SmallType> {
+        match self {
+            ElemType::Small(t) => Some(t),
+            _ => None,
+        }
+    }
+    /// One of the f8/f6/f4 floats.
+    pub fn is_small_float(self) -> bool {
+        self.small().is_some_and(SmallType::is_float)
+    }
+    /// One of s4 u4 s2 u2.
+    pub fn is_small_int(self) -> bool {
+        self.small().is_some_and(SmallType::is_int)
+    }
+    /// The type a small type is computed in, as XLA:CPU computes it: f16 for
+    /// the small floats (which it holds exactly), f32 for f8e8m0fnu (whose
+    /// range f16 lacks), s8 or u8 for the small integers; any other type is
+    /// its own (spec/small_types.md §5).
+    pub fn compute(self) -> ElemType {
+        match self {
+            ElemType::Small(SmallType::F8E8M0FNU) => ElemType::F32,
+            ElemType::Small(t) if t.is_float() => ElemType::F16,
+            ElemType::Small(t) if t.is_signed_int() => ElemType::S8,
+            ElemType::Small(_) => ElemType::U8,
+            other => other,
+        }
     }
 
     pub fn is_pred(self) -> bool {

@@ -8,6 +8,7 @@ use super::{Env, eval_top};
 use xlet_core::diag::Diag;
 use xlet_core::print::{FormatElem, PrintOptions, format_value};
 use xlet_core::value::{Array, Elem, Scalar, Value};
+use xlet_core::value::small::{Widen, widen};
 use xlet_core::with_array;
 use xlet_ir::{self as ir, Assert};
 
@@ -90,6 +91,14 @@ fn differs(x: &Value, y: &Value, tol: Tolerance, path: &mut Vec<usize>) -> Optio
                     notes: vec![],
                     help: None,
                 });
+            }
+            // A small type compares by value (its compute type holds every
+            // value exactly), as the wide types do: -0 == 0, NaNs equal.
+            if let (Array::Small(..), Array::Small(..)) = (a, b) {
+                let wide = |v: &Array| widen(v, Widen::Value).map(Value::Array);
+                if let (Ok(wa), Ok(wb)) = (wide(a), wide(b)) {
+                    return differs(&wa, &wb, tol, path);
+                }
             }
             let found = with_array!(a, p => mismatches(p, b, tol));
             let (first, _, _) = found.first.first()?;

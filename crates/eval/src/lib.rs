@@ -17,7 +17,7 @@ use xlet_core::alloc;
 use xlet_core::config::MAX_DEPTH;
 use xlet_core::diag::Diag;
 use xlet_core::span::Span;
-use xlet_core::value::Value;
+use xlet_core::value::{Value, small};
 use xlet_ir::{self as ir, Comp, EvalCx, ExprKind, KernelError};
 
 /// Where Infeed reads and Outfeed writes: the session's feeds (the root
@@ -260,7 +260,10 @@ impl Frame<'_> {
                     Some(p) => fuse::run(p, &vals).map(Value::Array),
                     None => kernel.run_owned(vals, self),
                 };
-                out.map_err(|k| k.at(e.span.clone()))
+                // Kernels that move a small type's elements return them as
+                // bytes; the checked type says which type they are.
+                out.map(|v| small::retag_value(v, &e.ty))
+                    .map_err(|k| k.at(e.span.clone()))
             }
             ExprKind::CallComp { comp, args } => {
                 let vals = args
@@ -314,8 +317,9 @@ impl EvalCx for Frame<'_> {
             .unwrap_or(self.globals);
         let mut slots: Vec<(Option<Value>, u32)> = comp.reads.iter().map(|&r| (None, r)).collect();
         slots.resize(comp.slots, (None, 0));
-        for (slot, a) in slots.iter_mut().zip(args) {
-            slot.0 = (slot.1 > 0).then_some(a);
+        // A kernel passes a small type's elements as bytes (`value::small`).
+        for ((slot, a), (_, ty)) in slots.iter_mut().zip(args).zip(&comp.params) {
+            slot.0 = (slot.1 > 0).then(|| small::retag_value(a, ty));
         }
         let frame = Frame {
             env: self.env,

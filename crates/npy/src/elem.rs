@@ -24,6 +24,9 @@ pub fn descr(e: ElemType) -> &'static str {
         ElemType::F64 => "<f8",
         ElemType::C64 => "<c8",
         ElemType::C128 => "<c16",
+        // ml_dtypes saves every small type as a 1-byte void holding the
+        // pattern in the low bits, as xlet stores it (checked with 0.6).
+        ElemType::Small(_) => "<V1",
     }
 }
 

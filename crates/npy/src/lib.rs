@@ -139,7 +139,12 @@ fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, N
         err(
             path,
             format!(
-                "has dtype '{descr}', which is no xlet element type (xlet reads |b1, i1..i8, u1..u8, f2, f4, f8 and <V2 as bf16)"
+                "has dtype '{descr}', which is no xlet element type (xlet reads |b1, i1..i8, u1..u8, f2, f4, f8, c8, c16 and <V2 as bf16){}",
+                if descr.ends_with("V1") {
+                    "; a 1-byte void is how ml_dtypes saves every f8/f6/f4 and 4- or 2-bit type, so the file does not say which: load it with numpy and convert it to a type xlet reads"
+                } else {
+                    ""
+                }
             ),
         )
     })?;

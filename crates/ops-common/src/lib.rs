@@ -6,4 +6,5 @@ pub mod common;
 pub mod index_dims;
 pub mod reduction;
 pub mod registry;
+pub mod small;
 pub mod window_grad;

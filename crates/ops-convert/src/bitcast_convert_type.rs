@@ -102,8 +102,34 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             ));
     }
     let (wi, wo) = (t.elem.bit_width(), to.value.bit_width());
+    let small = t.elem.small().is_some() || to.value.small().is_some();
+    // C5: a bitcast that changes the width splits or joins whole bytes; the
+    // types narrower than a byte (and the 6-bit floats) bitcast only to types
+    // of their own width (spec/small_types.md §5).
+    if small && wi != wo && (wi % 8 != 0 || wo % 8 != 0) {
+        let narrow = if wi % 8 != 0 { t.elem } else { to.value };
+        return Err(cx
+            .err(
+                "C5",
+                format!(
+                    "cannot bitcast {t} to {}: {narrow} is {} bits, not whole bytes, so it bitcasts only to types of its own width",
+                    to.value,
+                    narrow.bit_width()
+                ),
+                to.span.clone(),
+            )
+            .with_label(format!("{} target: {wo} bits", to.value))
+            .with_secondary(o.span.clone(), format!("{t}: {wi} bits"))
+            .with_help("convert the values instead with ConvertElementType, or bitcast between types of one width (s4, u4 and f4e2m1fn are all 4 bits)"));
+    }
     let mut dims = t.dims.clone();
-    let kernel: Arc<dyn Kernel> = if wi == wo {
+    let kernel: Arc<dyn Kernel> = if small && wi == wo {
+        if to.value == t.elem {
+            Arc::new(SameType)
+        } else {
+            Arc::new(SmallSameWidth { to: to.value })
+        }
+    } else if wi == wo {
         if to.value == t.elem {
             Arc::new(SameType)
         } else {
@@ -146,9 +172,12 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             }
             dims.pop();
         }
+        // A small type splits or joins as its bytes (the evaluator gives the
+        // result its small type back).
+        let bytes = |e: ElemType| if e.small().is_some() { ElemType::U8 } else { e };
         Arc::new(ResizeKernel {
-            from: t.elem,
-            to: to.value,
+            from: bytes(t.elem),
+            to: bytes(to.value),
         })
     };
     Ok(Checked {
@@ -179,6 +208,30 @@ impl Kernel for SameType {
             [v @ Value::Array(_)] => Ok(v.clone()),
             _ => Err(internal("BitcastConvertType expects one array")),
         }
+    }
+}
+
+/// Bitcast of one width where a side is a small type: the patterns are the
+/// bits (in the low bits of each byte), so this is a retag, or for s8 a copy.
+struct SmallSameWidth {
+    to: ElemType,
+}
+
+impl Kernel for SmallSameWidth {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        let [Value::Array(a)] = args else {
+            return Err(internal("BitcastConvertType expects one array"));
+        };
+        let bytes = match a {
+            Array::Small(_, x) | Array::U8(x) => x.clone(),
+            Array::S8(x) => x.mapv(|v| v as u8).into_shared(),
+            _ => return Err(internal("BitcastConvertType: no bytes")),
+        };
+        Ok(Value::Array(match self.to {
+            ElemType::Small(t) => Array::Small(t, bytes),
+            ElemType::S8 => Array::S8(bytes.mapv(|b| b as i8).into_shared()),
+            _ => Array::U8(bytes),
+        }))
     }
 }
 

@@ -11,7 +11,9 @@ use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use xlet_core::types::{ElemType, Type};
+use super::small::widened;
+use xlet_core::types::{ElemType, SmallType, Type};
+use xlet_core::value::small::{convert_to_small, small_to_f32};
 use xlet_core::value::{CastFrom, Value};
 use xlet_core::with_elem_type;
 use xlet_ir::{EvalCx, Kernel, KernelError};
@@ -40,6 +42,25 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let ty = t.with_elem(to.value);
     let kernel: Arc<dyn Kernel> = if to.value == t.elem {
         Arc::new(SameType)
+    } else if let Some(small) = to.value.small() {
+        Arc::new(ToSmall(small))
+    } else if t.elem.is_small_float() && to.value == ElemType::F32 {
+        Arc::new(SmallToF32)
+    } else if t.elem.small().is_some() {
+        // From a small type: its exact value in the compute type, then the
+        // ordinary conversion from there.
+        let wide = t.elem.compute();
+        let inner: Arc<dyn Kernel> = if wide == to.value {
+            Arc::new(SameType)
+        } else {
+            Arc::new(ElementwiseKernel {
+                f: pick(wide, to.value),
+                maps: vec![(0..t.rank()).collect()],
+                out_dims: t.dims.clone(),
+                out_elem: to.value,
+            })
+        };
+        widened(inner, &[t.elem], to.value)
     } else {
         Arc::new(ElementwiseKernel {
             f: pick(t.elem, to.value),
@@ -61,6 +82,31 @@ fn pick(from: ElemType, to: ElemType) -> Arc<dyn ElementwiseFn> {
 
 fn convert<S: ChunkElem, D: ChunkElem + CastFrom<S>>() -> Arc<dyn ElementwiseFn> {
     unary::<S, D, _>(|x: S| <D as CastFrom<S>>::cast_from(x))
+}
+
+/// Conversion to a small type (from any type, small ones included): one
+/// rounding or wrap per element (`value::small::convert_to_small`).
+struct ToSmall(SmallType);
+
+impl Kernel for ToSmall {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        match args {
+            [Value::Array(a)] => Ok(Value::Array(convert_to_small(a, self.0)?)),
+            _ => Err(internal("ConvertElementType expects one array")),
+        }
+    }
+}
+
+/// A small float to f32: one table load per element, at memory speed.
+struct SmallToF32;
+
+impl Kernel for SmallToF32 {
+    fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
+        match args {
+            [Value::Array(a)] => Ok(Value::Array(small_to_f32(a)?)),
+            _ => Err(internal("ConvertElementType expects one array")),
+        }
+    }
 }
 
 /// Conversion to the operand's own type: the operand, unchanged and uncopied.

@@ -58,7 +58,9 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
                 format!("{t} has {}", xlet_core::english::count(rank, "dimension")),
             ));
     };
-    let Some(f) = pick(t.elem) else {
+    // A small type counts in its compute type and is rounded or wrapped back
+    // (spec/small_types.md §5).
+    let Some(f) = pick(t.elem.compute()) else {
         return Err(cx
             .err(
                 "C2",
@@ -75,11 +77,15 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     };
     Ok(Checked {
         ty: Type::Array(t.clone()),
-        kernel: Arc::new(IotaKernel {
-            dims: t.dims,
-            dim: d,
-            f,
-        }),
+        kernel: super::small::widened(
+            Arc::new(IotaKernel {
+                dims: t.dims,
+                dim: d,
+                f,
+            }),
+            &[],
+            t.elem,
+        ),
     })
 }
 

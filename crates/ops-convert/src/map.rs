@@ -175,12 +175,14 @@ fn push_scalar(buf: &mut Chunk, a: &Array) -> Result<(), KernelError> {
         ($($v:ident),*) => {
             match (buf, a) {
                 $((Chunk::$v(b), Array::$v(x)) => x.iter().next().map(|&e| b.push(e)),)*
+                // A small type's result is its byte (retagged after the op).
+                (Chunk::U8(b), Array::Small(_, x)) => x.iter().next().map(|&e| b.push(e)),
                 _ => None,
             }
         };
     }
     arms!(
-        Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+        Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
     )
     .ok_or_else(|| KernelError::new("internal", "internal error: Map result type"))
 }

@@ -4,6 +4,7 @@
 
 use super::common::describe_classes;
 use super::registry::{Checked, OpDef, OpId};
+use super::small::{bit_op_widening, widened, widened_bits};
 use crate::for_class;
 use num_traits::Float;
 use std::sync::Arc;
@@ -67,7 +68,11 @@ fn rule(
     classes: &[&str],
 ) -> Result<Checked, Diag> {
     let (elem, shape) = binary_operands(cx)?;
-    let Some(f) = pick(elem) else {
+    // A small type computes in its compute type (spec/small_types.md §5); the
+    // right shifts of the small integers read the pattern instead.
+    let bits = bit_op_widening(cx.op.id, elem);
+    let kernel_elem = bits.as_ref().map_or(elem.compute(), |b| b.1);
+    let Some(f) = pick(kernel_elem) else {
         return Err(cx
             .err(
                 "C3",
@@ -79,12 +84,18 @@ fn rule(
     };
     Ok(Checked {
         ty: Type::array(elem, shape.out_dims.clone()),
-        kernel: Arc::new(ElementwiseKernel {
-            f,
-            maps: vec![shape.lhs_map, shape.rhs_map],
-            out_dims: shape.out_dims,
-            out_elem: elem,
-        }),
+        kernel: {
+            let kernel = Arc::new(ElementwiseKernel {
+                f,
+                maps: vec![shape.lhs_map, shape.rhs_map],
+                out_dims: shape.out_dims,
+                out_elem: kernel_elem,
+            });
+            match bits {
+                Some((modes, _, narrow)) => widened_bits(kernel, &[elem, elem], &modes, elem, narrow),
+                None => widened(kernel, &[elem, elem], elem),
+            }
+        },
     })
 }
 

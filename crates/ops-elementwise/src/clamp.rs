@@ -90,10 +90,12 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             return Err(d);
         }
     }
-    let f = for_class!(x.elem, T, [int, pred] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| x.max(lo).min(hi)))
-        .or_else(|| for_class!(x.elem, T, [float] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| fmin(fmax(x, lo), hi))))
+    // A small type clamps in its compute type (spec/small_types.md §5).
+    let ce = x.elem.compute();
+    let f = for_class!(ce, T, [int, pred] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| x.max(lo).min(hi)))
+        .or_else(|| for_class!(ce, T, [float] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| fmin(fmax(x, lo), hi))))
         // Complex: Max and Min's lexicographic order (spec/numerics.md §7).
-        .or_else(|| for_class!(x.elem, T, [complex] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| xlet_kernels::complex::min(xlet_kernels::complex::max(x, lo), hi))))
+        .or_else(|| for_class!(ce, T, [complex] => ternary::<T, T, T, T, _>(|lo: T, x: T, hi: T| xlet_kernels::complex::min(xlet_kernels::complex::max(x, lo), hi))))
         .ok_or_else(|| internal_diag(cx))?;
     let rank = x.rank();
     let place = |b: &xlet_core::types::ArrayType| {
@@ -105,12 +107,16 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     };
     Ok(Checked {
         ty: Type::Array(x.clone()),
-        kernel: Arc::new(ElementwiseKernel {
-            f,
-            maps: vec![place(&lo), (0..rank).collect(), place(&hi)],
-            out_dims: x.dims.clone(),
-            out_elem: x.elem,
-        }),
+        kernel: crate::small::widened(
+            Arc::new(ElementwiseKernel {
+                f,
+                maps: vec![place(&lo), (0..rank).collect(), place(&hi)],
+                out_dims: x.dims.clone(),
+                out_elem: ce,
+            }),
+            &[x.elem; 3],
+            x.elem,
+        ),
     })
 }
 

@@ -3,6 +3,7 @@
 
 use super::binary::binary_operands;
 use super::registry::{Checked, OpDef, OpId};
+use super::small::widened;
 use crate::for_class;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -99,12 +100,14 @@ fn total(c: Cmp, e: ElemType) -> Option<BinFn> {
 fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
     let (elem, shape) = binary_operands(cx)?;
     let kind = cx.keyword(None, "type", &["FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"])?;
+    // A small type compares in its compute type (spec/small_types.md §5).
+    let ce = elem.compute();
     let fits = match kind.as_ref().map(|k| k.value) {
         None => true,
-        Some("FLOAT") => elem.is_float() || elem.is_complex(),
-        Some("TOTALORDER") => elem.is_float(),
-        Some("SIGNED") => elem.is_signed_int(),
-        Some(_) => elem.is_unsigned_int() || elem.is_pred(),
+        Some("FLOAT") => ce.is_float() || ce.is_complex(),
+        Some("TOTALORDER") => ce.is_float(),
+        Some("SIGNED") => ce.is_signed_int(),
+        Some(_) => ce.is_unsigned_int() || ce.is_pred(),
     };
     if let (false, Some(k)) = (fits, &kind) {
         return Err(cx
@@ -113,8 +116,8 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
             .with_note("FLOAT is for floats and complex numbers, TOTALORDER for floats, SIGNED for s8..s64, UNSIGNED for u8..u64 and pred"));
     }
     let f = match kind.map(|k| k.value) {
-        Some("TOTALORDER") => total(c, elem),
-        _ => partial(c, elem),
+        Some("TOTALORDER") => total(c, ce),
+        _ => partial(c, ce),
     };
     let f = f.ok_or_else(|| {
         cx.err(
@@ -125,12 +128,16 @@ fn rule(cx: &mut CallCtx, c: Cmp) -> Result<Checked, Diag> {
     })?;
     Ok(Checked {
         ty: Type::array(ElemType::Pred, shape.out_dims.clone()),
-        kernel: Arc::new(ElementwiseKernel {
-            f,
-            maps: vec![shape.lhs_map, shape.rhs_map],
-            out_dims: shape.out_dims,
-            out_elem: ElemType::Pred,
-        }),
+        kernel: widened(
+            Arc::new(ElementwiseKernel {
+                f,
+                maps: vec![shape.lhs_map, shape.rhs_map],
+                out_dims: shape.out_dims,
+                out_elem: ElemType::Pred,
+            }),
+            &[elem, elem],
+            ElemType::Pred,
+        ),
     })
 }
 

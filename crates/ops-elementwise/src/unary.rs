@@ -3,6 +3,7 @@
 
 use super::common::describe_classes;
 use super::registry::{Checked, OpDef, OpId};
+use super::small::{bit_op_widening, widened, widened_bits};
 use crate::for_class;
 use num_traits::Float;
 use std::sync::Arc;
@@ -41,6 +42,31 @@ fn logistic<T: Float>(x: T) -> T {
     T::one() / (T::one() + (-x).exp())
 }
 
+/// Logistic on a small float as XLA:CPU computes it: expanded to
+/// `1 / (1 + Exp(-x))` in the operand's type, so that each step's result
+/// (-x, the Exp, the sum) is rounded to the format before the next (each step itself
+/// computed in the compute type, spec/small_types.md §5).
+fn small_logistic(t: xlet_core::types::SmallType) -> UnFn {
+    macro_rules! steps {
+        ($T:ty, $from:expr, $to:expr, $back:expr) => {{
+            let round = move |v: f32| t.to_f64(t.from_f64(f64::from($to(v)))) as f32;
+            unary::<$T, $T, _>(move |x: $T| {
+                // -x too is a step in the format (NaN for unsigned e8m0).
+                let e = round(round(-$from(x)).exp());
+                let s = round(1.0 + e);
+                $back(round(1.0 / s))
+            })
+        }};
+    }
+    if ElemType::Small(t).compute() == ElemType::F16 {
+        // Each step: f32, then f16, then the format (XLA's double rounding).
+        let to16 = |v: f32| half::f16::from_f32(v).to_f32();
+        steps!(half::f16, |x: half::f16| x.to_f32(), to16, half::f16::from_f32)
+    } else {
+        steps!(f32, |x: f32| x, |v: f32| v, |v: f32| v)
+    }
+}
+
 /// The result's element type: the operand's, pred, or (Abs) the real type
 /// of a complex operand.
 #[derive(Clone, Copy, PartialEq)]
@@ -63,7 +89,15 @@ fn rule(
     let hint = float_only.then_some(ElemType::F32);
     let o = cx.push_operand(e, hint)?;
     let t = cx.array(&o, "C1", "operand")?.clone();
-    let Some(f) = pick(t.elem) else {
+    // A small type computes in its compute type (spec/small_types.md §5); the
+    // bit counts of the small integers read the pattern instead.
+    let bits = bit_op_widening(cx.op.id, t.elem);
+    let kernel_elem = bits.as_ref().map_or(t.elem.compute(), |b| b.1);
+    let picked = match t.elem.small() {
+        Some(st) if cx.op.id == OpId::Logistic && st.is_float() => Some(small_logistic(st)),
+        _ => pick(kernel_elem),
+    };
+    let Some(f) = picked else {
         return Err(cx
             .err(
                 "C2",
@@ -78,14 +112,21 @@ fn rule(
         Out::Pred => ElemType::Pred,
         Out::Real => t.elem.component(),
     };
+    let kernel = Arc::new(ElementwiseKernel {
+        f,
+        maps: vec![(0..t.rank()).collect()],
+        out_dims: t.dims.clone(),
+        out_elem: match out {
+            Out::Pred => ElemType::Pred,
+            _ => kernel_elem.component(),
+        },
+    });
     Ok(Checked {
         ty: Type::array(elem, t.dims.clone()),
-        kernel: Arc::new(ElementwiseKernel {
-            f,
-            maps: vec![(0..t.rank()).collect()],
-            out_dims: t.dims.clone(),
-            out_elem: elem,
-        }),
+        kernel: match bits {
+            Some((modes, _, narrow)) => widened_bits(kernel, &[t.elem], &modes, elem, narrow),
+            None => widened(kernel, &[t.elem], elem),
+        },
     })
 }
 

@@ -169,12 +169,17 @@ impl Kernel for DynamicUpdateSliceKernel {
                     $((Array::$v(a), Array::$v(u)) => {
                         Array::$v(update_in_place(a, &u, &starts, &self.ty)?)
                     })*
+                    // A small type's bytes (the update may arrive as the
+                    // bytes an element-moving op returned).
+                    (Array::Small(t, a), Array::Small(_, u) | Array::U8(u)) => {
+                        Array::Small(t, update_in_place(a, &u, &starts, &self.ty)?)
+                    }
                     _ => return Err(internal("operand and update differ in element type")),
                 }
             };
         }
         let out = go!(
-            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64
+            Pred, S8, S16, S32, S64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128
         );
         Ok(Value::Array(out))
     }

@@ -1,7 +1,7 @@
 //! Sort and TopK (ARCHITECTURE.md, the ops layer): one module per op, each with its spec
 //! in spec/ops/ and its cases in conformance/.
 
-pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, window_grad};
+pub use xlet_ops_common::{common, for_class, index_dims, reduction, registry, small, window_grad};
 
 pub mod sort;
 pub mod top_k;

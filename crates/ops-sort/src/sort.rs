@@ -263,6 +263,10 @@ fn recognise(c: &Comp, elems: &[ElemType]) -> Option<(usize, Order)> {
     }
     let key = p / 2;
     let elem = *elems.get(key)?;
+    // Small types compare through their comparator (spec/small_types.md §5).
+    if elem.small().is_some() {
+        return None;
+    }
     // Complex keys (lexicographic on XLA) sort through the comparator.
     let total =
         with_real_elem_type!(elem, T => probe::<T>(kernel.as_ref(), less), complex => None)?;

@@ -1,7 +1,7 @@
 //! Turning the numbers a user wrote into elements of a given type, exactly.
 
 use super::{Array, CastFrom, Elem};
-use crate::types::ElemType;
+use crate::types::{ElemType, SmallType};
 use half::{bf16, f16};
 use ndarray::{ArrayD, IxDyn};
 
@@ -247,6 +247,77 @@ fn convert_complex<T: Elem>(atom: Atom, elem: ElemType) -> Result<T, String> {
     }
 }
 
+/// One atom as a pattern of small type `t`. Integers read exactly and must fit;
+/// floats are read as f64 and rounded to the format once more (f64 holds far
+/// more than twice the digits of any small format, so the second rounding
+/// agrees with rounding the decimal directly except within 2^-53 of a
+/// midpoint). A number that rounds to no finite value is out of range; `inf`
+/// and `nan` need a format that has them.
+fn convert_small(atom: Atom, t: SmallType) -> Result<u8, String> {
+    let elem = ElemType::Small(t);
+    let (text, is_integer, negative) = match atom {
+        Atom::Num {
+            text,
+            is_integer,
+            negative,
+        } => (text, is_integer, negative),
+        _ => {
+            return Err(format!(
+                "`{}` is not {} value",
+                shown(&atom),
+                crate::english::a(elem.name())
+            ));
+        }
+    };
+    if let Some((lo, hi)) = t.int_bounds() {
+        let out_of_range = || {
+            format!(
+                "`{}` is out of range for {elem} ({lo} to {hi})",
+                shown(&atom)
+            )
+        };
+        if !is_integer {
+            return Err(format!(
+                "`{}` is not an integer, so it is not {} value",
+                shown(&atom),
+                crate::english::a(elem.name())
+            ));
+        }
+        let v: i128 = text.parse::<i128>().map_err(|_| out_of_range())?;
+        let v = if negative { -v } else { v };
+        if v < lo || v > hi {
+            return Err(out_of_range());
+        }
+        return Ok(t.from_i64(v as i64));
+    }
+    let f: f64 = text
+        .parse()
+        .map_err(|_| format!("`{}` is not a number", shown(&atom)))?;
+    let f = if negative { -f } else { f };
+    let b = t.from_f64(f);
+    let max = match t.largest_finite() {
+        m if m < 1e6 => format!("{m}"),
+        m => format!("{m:e}"),
+    };
+    if f.is_nan() {
+        if !t.is_nan(b) {
+            return Err(format!("{elem} has no NaN (its values are finite)"));
+        }
+    } else if written_inf(&atom) {
+        if !t.is_inf(b) {
+            return Err(format!(
+                "{elem} has no infinity (its largest finite value is {max})"
+            ));
+        }
+    } else if t.is_nan(b) || t.is_inf(b) {
+        return Err(format!(
+            "`{}` is out of range for {elem} (its largest finite value is {max})",
+            shown(&atom)
+        ));
+    }
+    Ok(b)
+}
+
 /// Builds an array of `elem` with `dims` from row-major atoms, converting each
 /// straight into the (accounted) output buffer.
 /// On failure returns the index of the offending atom and why.
@@ -275,6 +346,18 @@ where
             .map_err(|e| (0, format!("literal does not fill its shape: {e}")))
     }
     let atoms = atoms.into_iter();
+    if let ElemType::Small(t) = elem {
+        let ty = crate::types::ArrayType::new(elem, dims.to_vec());
+        let count = dims.iter().product::<usize>();
+        let mut out: Vec<u8> =
+            crate::alloc::try_output_vec(count, &ty).map_err(|e| (0, e.message))?;
+        for (i, a) in atoms.enumerate() {
+            out.push(convert_small(a, t).map_err(|e| (i, e))?);
+        }
+        return ArrayD::from_shape_vec(IxDyn(dims), out)
+            .map(|a| Array::Small(t, a.into_shared()))
+            .map_err(|e| (0, format!("literal does not fill its shape: {e}")));
+    }
     crate::with_elem_type!(elem, T => build::<T>(elem, dims, atoms))
 }
 

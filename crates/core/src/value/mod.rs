@@ -7,6 +7,7 @@
 
 pub mod literal;
 pub mod scalar;
+pub mod small;
 
 use crate::types::{ArrayType, ElemType, Type};
 use half::{bf16, f16};
@@ -33,6 +34,11 @@ pub enum Array {
     F64(Nd<f64>),
     C64(Nd<c64>),
     C128(Nd<c128>),
+    /// An array of a small type (f8/f6/f4, s4/u4/s2/u2): one bit pattern per
+    /// byte, in the low bits. Kernels that only move elements see the bytes
+    /// (`with_array!` binds them as `u8`); ops that compute on values widen
+    /// them to the type's compute type first (`value::small`).
+    Small(crate::types::SmallType, Nd<u8>),
 }
 
 /// Runs `$body` with `$a` bound to the typed `ArcArray` inside `$arr`, for whichever
@@ -56,6 +62,7 @@ macro_rules! with_array {
             $crate::value::Array::F64($a) => $body,
             $crate::value::Array::C64($a) => $body,
             $crate::value::Array::C128($a) => $body,
+            $crate::value::Array::Small(_, $a) => $body,
         }
     };
 }
@@ -80,6 +87,7 @@ macro_rules! with_real_array {
             $crate::value::Array::BF16($a) => $body,
             $crate::value::Array::F32($a) => $body,
             $crate::value::Array::F64($a) => $body,
+            $crate::value::Array::Small(_, $a) => $body,
             $crate::value::Array::C64(_) | $crate::value::Array::C128(_) => $complex,
         }
     };
@@ -140,6 +148,10 @@ macro_rules! with_real_elem_type {
             }
             $crate::types::ElemType::F64 => {
                 type $T = f64;
+                $body
+            }
+            $crate::types::ElemType::Small(_) => {
+                type $T = u8;
                 $body
             }
             $crate::types::ElemType::C64 | $crate::types::ElemType::C128 => $complex,
@@ -212,6 +224,10 @@ macro_rules! with_elem_type {
                 type $T = $crate::value::c128;
                 $body
             }
+            $crate::types::ElemType::Small(_) => {
+                type $T = u8;
+                $body
+            }
         }
     };
 }
@@ -235,9 +251,25 @@ macro_rules! impl_elem {
         }
     )*};
 }
-impl_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u8 => U8, u16 => U16,
+impl_elem!(bool => Pred, i8 => S8, i16 => S16, i32 => S32, i64 => S64, u16 => U16,
     u32 => U32, u64 => U64, f16 => F16, bf16 => BF16, f32 => F32, f64 => F64, c64 => C64,
     c128 => C128);
+
+/// `u8` also reads a small type's bytes: kernels that move elements run on
+/// them as bytes, and the evaluator gives their `U8` result back the checked
+/// small type (`Array::retag`).
+impl Elem for u8 {
+    const ELEM: ElemType = ElemType::U8;
+    fn wrap(a: Nd<Self>) -> Array {
+        Array::U8(a)
+    }
+    fn unwrap(a: &Array) -> Option<&Nd<Self>> {
+        match a {
+            Array::U8(x) | Array::Small(_, x) => Some(x),
+            _ => None,
+        }
+    }
+}
 
 impl Array {
     pub fn elem(&self) -> ElemType {
@@ -257,6 +289,7 @@ impl Array {
             Array::F64(_) => ElemType::F64,
             Array::C64(_) => ElemType::C64,
             Array::C128(_) => ElemType::C128,
+            Array::Small(t, _) => ElemType::Small(*t),
         }
     }
     pub fn dims(&self) -> &[usize] {
@@ -276,7 +309,13 @@ impl Array {
     }
     /// Elements in row-major order, cast to `T` (used by printing, comparison and index reading).
     pub fn to_vec<T: CastAll>(&self) -> Vec<T> {
-        with_array!(self, a => a.iter().map(|&x| T::cast_from(x)).collect())
+        match self {
+            Array::Small(t, a) if t.is_float() => {
+                a.iter().map(|&b| T::cast_from(t.to_f64(b))).collect()
+            }
+            Array::Small(t, a) => a.iter().map(|&b| T::cast_from(t.to_i64(b))).collect(),
+            _ => with_array!(self, a => a.iter().map(|&x| T::cast_from(x)).collect()),
+        }
     }
 }
 

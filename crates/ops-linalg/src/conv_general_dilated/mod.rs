@@ -25,6 +25,7 @@ use half::{bf16, f16};
 use ndarray::IxDyn;
 use reference::Acc;
 use rules::{Rule, Rules};
+use crate::small::widened;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::alloc;
@@ -89,10 +90,15 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
 pub fn checked(c: Conv) -> Result<Checked, Diag> {
     Ok(Checked {
         ty: Type::array(c.result, c.g.out_dims()),
-        kernel: Arc::new(ConvKernel {
-            g: c.g,
-            result: c.result,
-        }),
+        // Small types convolve in their compute types (spec/small_types.md §5).
+        kernel: widened(
+            Arc::new(ConvKernel {
+                g: c.g,
+                result: c.result.compute(),
+            }),
+            &[c.elem, c.elem],
+            c.result,
+        ),
     })
 }
 
@@ -205,6 +211,7 @@ impl Kernel for ConvKernel {
             ElemType::F16 | ElemType::BF16 => Err(internal("f16 accumulation")),
             ElemType::C64 => self.run_acc::<xlet_core::value::c64>(l, r),
             ElemType::C128 => self.run_acc::<xlet_core::value::c128>(l, r),
+            ElemType::Small(_) => Err(internal("a small type reached the convolution kernel")),
         }?;
         Ok(Value::Array(out))
     }

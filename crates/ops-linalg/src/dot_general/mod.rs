@@ -16,6 +16,7 @@ mod tests;
 use super::index_dims::{self as idims, Dims, show};
 use super::registry::{Checked, OpDef, OpId};
 pub use kernel::{DotKernel, Plan, compute_type};
+use crate::small::widened;
 use std::sync::Arc;
 use xlet_check::call::{Attr, CallCtx, Operand};
 use xlet_core::diag::Diag;
@@ -127,6 +128,8 @@ pub fn checked(lt: &ArrayType, rt: &ArrayType, d: &DotDims, result_elem: ElemTyp
         .chain(rf.iter().map(|&x| rt.dims[x]))
         .collect();
     let result = ArrayType::new(result_elem, dims);
+    // Small types multiply in their compute types (spec/small_types.md §5).
+    let wide = result.with_elem(result_elem.compute());
     let plan = Plan {
         lhs_order: [&d.lhs_batch[..], &lf, &d.lhs_contracting].concat(),
         rhs_order: [&d.rhs_batch[..], &d.rhs_contracting, &rf].concat(),
@@ -134,12 +137,12 @@ pub fn checked(lt: &ArrayType, rt: &ArrayType, d: &DotDims, result_elem: ElemTyp
         lhs_free: lf.len(),
         rhs_free: rf.len(),
         contracting: d.lhs_contracting.len(),
-        compute: compute_type(lt.elem, result_elem),
-        result: result.clone(),
+        compute: compute_type(lt.elem.compute(), wide.elem),
+        result: wide,
     };
     Checked {
+        kernel: widened(Arc::new(DotKernel { plan }), &[lt.elem, rt.elem], result.elem),
         ty: Type::Array(result),
-        kernel: Arc::new(DotKernel { plan }),
     }
 }
 
@@ -186,6 +189,7 @@ pub fn preferred_type(
         return Ok(None);
     };
     let kind = |e: ElemType| {
+        let e = e.compute();
         if e.is_float() {
             "a float"
         } else if e.is_int() {

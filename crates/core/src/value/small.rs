@@ -1,0 +1,217 @@
+//! Arrays of the small types: converting them to and from other types, and
+//! the widening and narrowing around an op that computes on their values
+//! (spec/small_types.md §5).
+//!
+//! An op on small types computes as XLA:CPU does: each operand is widened
+//! exactly to the type's compute type (f32, s8 or u8), the op runs there, and
+//! its result is rounded (floats) or wrapped (integers) back, once per op.
+
+use super::{Array, CastFrom, Nd, Scalar, Value};
+use crate::alloc::try_output_vec;
+use crate::error::KernelError;
+use crate::small::{SmallType, decode_f32, encode_f32, map_into};
+use crate::types::{ArrayType, ElemType, Type};
+use crate::with_array;
+use ndarray::{ArrayD, IxDyn};
+
+/// How an operand of a small integer type is widened to a byte. `Value`
+/// (every op but the bit ops): sign- or zero-extended, floats to f32.
+/// The bit ops see the pattern instead: `Pattern` zero-extends it (logical
+/// shifts, population count, shift amounts); `High` puts it in the byte's
+/// high bits (arithmetic shift right, whose result is read from there);
+/// `HighSentinel` also sets the bit below it, so that counting leading zeros
+/// of the byte counts those of the pattern (zero gives the width).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Widen {
+    Value,
+    Pattern,
+    High,
+    HighSentinel,
+}
+
+/// How a result is brought back: `Value` rounds or wraps the value; `High`
+/// takes the pattern from the byte's high bits (after `Widen::High`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Narrow {
+    Value,
+    High,
+}
+
+impl Array {
+    /// A `U8` array of bytes (what an element-moving kernel returns for small
+    /// operands) as an array of small type `t`; any other array as it is.
+    pub fn retag(self, t: SmallType) -> Array {
+        match self {
+            Array::U8(a) | Array::Small(_, a) => Array::Small(t, a),
+            other => other,
+        }
+    }
+}
+
+/// Gives every array in `v` whose checked type in `ty` is small that type
+/// (the evaluator's last step after a kernel, and its first when binding a
+/// computation's parameters). Free for values without small types.
+pub fn retag_value(v: Value, ty: &Type) -> Value {
+    match (v, ty) {
+        (Value::Array(a), Type::Array(t)) => match t.elem {
+            ElemType::Small(s) => Value::Array(a.retag(s)),
+            _ => Value::Array(a),
+        },
+        (Value::Tuple(vs), Type::Tuple(ts)) if has_small(ty) => {
+            Value::tuple(vs.iter().zip(ts).map(|(v, t)| retag_value(v.clone(), t)).collect())
+        }
+        (v, _) => v,
+    }
+}
+
+/// Whether any array of `ty` has a small element type.
+pub fn has_small(ty: &Type) -> bool {
+    match ty {
+        Type::Array(a) => a.elem.small().is_some(),
+        Type::Tuple(ts) => ts.iter().any(has_small),
+    }
+}
+
+/// `f` over `x`'s elements in logical (row-major) order into a new array of
+/// the same shape, in parallel where `x` is contiguous.
+fn map_nd<S: Copy + Sync, D: Copy + Send>(
+    x: &Nd<S>,
+    elem: ElemType,
+    f: impl Fn(S) -> D + Sync,
+) -> Result<ArrayD<D>, KernelError> {
+    let dims = x.shape().to_vec();
+    let ty = ArrayType::new(elem, dims.clone());
+    let n = x.len();
+    let mut out: Vec<D> = try_output_vec(n, &ty)?;
+    match x.as_slice() {
+        Some(src) => {
+            // SAFETY: `out` has capacity `n` (try_output_vec) and every one of
+            // its `n` elements is written by `map_into` before it is read.
+            let dst = unsafe {
+                out.set_len(n);
+                &mut out[..]
+            };
+            map_into(src, dst, f);
+        }
+        None => out.extend(x.iter().map(|&s| f(s))),
+    }
+    ArrayD::from_shape_vec(IxDyn(&dims), out)
+        .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))
+}
+
+/// The small array `a` widened for an op that computes on it (`Widen`); any
+/// other array as it is.
+pub fn widen(a: &Array, mode: Widen) -> Result<Array, KernelError> {
+    let Array::Small(t, x) = a else {
+        return Ok(a.clone());
+    };
+    let t = *t;
+    let shift = 8 - t.bits();
+    Ok(match mode {
+        Widen::Value if ElemType::Small(t).compute() == ElemType::F16 => {
+            // Exact: every small float but e8m0 lies in f16's range and precision.
+            let f = move |b: u8| half::f16::from_f32(t.to_f64(b) as f32);
+            Array::F16(map_nd(x, ElemType::F16, f)?.into_shared())
+        }
+        Widen::Value if t.is_float() => small_to_f32(a)?,
+        Widen::Value if t.is_signed_int() => {
+            Array::S8(map_nd(x, ElemType::S8, |b| t.to_i64(b) as i8)?.into_shared())
+        }
+        // An unsigned pattern is its value.
+        Widen::Value | Widen::Pattern => Array::U8(x.clone()),
+        Widen::High => Array::U8(map_nd(x, ElemType::U8, |b| b << shift)?.into_shared()),
+        Widen::HighSentinel => {
+            let sentinel = 1u8 << (shift - 1);
+            Array::U8(map_nd(x, ElemType::U8, |b| (b << shift) | sentinel)?.into_shared())
+        }
+    })
+}
+
+/// The result `a` of an op computed on widened operands, as small type `t`.
+pub fn narrow(a: &Array, t: SmallType, mode: Narrow) -> Result<Array, KernelError> {
+    match (mode, a) {
+        (Narrow::High, Array::U8(x)) => {
+            let shift = 8 - t.bits();
+            Ok(Array::Small(t, map_nd(x, a.elem(), |b| b >> shift)?.into_shared()))
+        }
+        _ => convert_to_small(a, t),
+    }
+}
+
+/// XLA's ConvertElementType of `a` to small type `t`: floats round to nearest
+/// even once (from f64 directly, not through f32), integers wrap to the width,
+/// a float converted to a small integer truncates and saturates, pred is 0 or
+/// 1, a complex value gives its real part.
+pub fn convert_to_small(a: &Array, t: SmallType) -> Result<Array, KernelError> {
+    let elem = ElemType::Small(t);
+    let bytes = match a {
+        Array::Small(s, x) if s.is_float() => {
+            let s = *s;
+            map_nd(x, elem, |b| t.from_f64(s.to_f64(b)))?
+        }
+        Array::Small(s, x) => {
+            let s = *s;
+            map_nd(x, elem, |b| t.from_i64(s.to_i64(b)))?
+        }
+        Array::F32(x) if t.is_float() => match x.as_slice() {
+            Some(src) => {
+                let dims = x.shape().to_vec();
+                let mut out: Vec<u8> =
+                    try_output_vec(src.len(), &ArrayType::new(elem, dims.clone()))?;
+                // SAFETY: capacity is `src.len()` and `encode_f32` writes every
+                // element before anything reads one.
+                let dst = unsafe {
+                    out.set_len(src.len());
+                    &mut out[..]
+                };
+                encode_f32(t, src, dst);
+                ArrayD::from_shape_vec(IxDyn(&dims), out)
+                    .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))?
+            }
+            None => map_nd(x, elem, |v| t.from_f32(v))?,
+        },
+        Array::U64(x) => map_nd(x, elem, |v| t.from_u64(v))?,
+        _ => with_array!(a, x => to_small(x, a.elem(), t)?),
+    };
+    Ok(Array::Small(t, bytes.into_shared()))
+}
+
+/// One source type to `t`: integer sources keep their low bits for the small
+/// integers (through i64), everything else goes through its f64 value.
+fn to_small<S: Scalar + Sync>(x: &Nd<S>, from: ElemType, t: SmallType) -> Result<ArrayD<u8>, KernelError>
+where
+    i64: CastFrom<S>,
+{
+    let elem = ElemType::Small(t);
+    if from.is_int() || from.is_pred() {
+        map_nd(x, elem, |v| t.from_i64(i64::cast_from(v)))
+    } else {
+        map_nd(x, elem, |v| t.from_f64(v.to_f64()))
+    }
+}
+
+/// A small float array as f32 (exact): ConvertElementType's fast path.
+pub fn small_to_f32(a: &Array) -> Result<Array, KernelError> {
+    let Array::Small(t, x) = a else {
+        return Err(KernelError::new("internal", "internal error: not a small float"));
+    };
+    let t = *t;
+    let dims = x.shape().to_vec();
+    let ty = ArrayType::new(ElemType::F32, dims.clone());
+    let out = match x.as_slice() {
+        Some(src) => {
+            let mut out: Vec<f32> = try_output_vec(src.len(), &ty)?;
+            // SAFETY: capacity is `src.len()` and `decode_f32` writes every
+            // element before anything reads one.
+            let dst = unsafe {
+                out.set_len(src.len());
+                &mut out[..]
+            };
+            decode_f32(t, src, dst);
+            ArrayD::from_shape_vec(IxDyn(&dims), out)
+                .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))?
+        }
+        None => map_nd(x, ElemType::F32, |b| t.to_f64(b) as f32)?,
+    };
+    Ok(Array::F32(out.into_shared()))
+}
