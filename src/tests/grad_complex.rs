@@ -165,3 +165,24 @@ fn linear_ops_on_complex() {
          }",
     );
 }
+
+/// Fft of each type, one and two dimensions, even and odd lengths: the
+/// gradient of a weighted sum of the transform (spec/ops/fft.md).
+#[test]
+fn fft_rules() {
+    for (x, fft, w) in [
+        ("c128[2x4]", "FFT, {4}", "c128[2x4]"),
+        ("c128[3x4]", "IFFT, {3, 4}", "c128[3x4]"),
+        ("f64[2x6]", "RFFT, {6}", "c128[2x4]"),
+        ("f64[2x5]", "RFFT, {5}", "c128[2x3]"),
+        ("f64[3x4]", "RFFT, {3, 4}", "c128[3x3]"),
+        ("c128[2x4]", "IRFFT, {6}", "f64[2x6]"),
+        ("c128[2x3]", "IRFFT, {5}", "f64[2x5]"),
+        ("c128[3x3]", "IRFFT, {3, 4}", "f64[3x4]"),
+    ] {
+        let zero = if w.starts_with('c') { "c128 0" } else { "f64 0" };
+        check(&format!(
+            "comp f(x: {x}, w: {w}) -> f64 {{ Real(Reduce(Mul(Fft(x, {fft}), w), {zero}, add, {{0, 1}})) }}"
+        ));
+    }
+}

@@ -15,5 +15,6 @@ pub mod conv_with_general_padding;
 pub mod dot;
 pub mod dot_general;
 pub mod fft;
+mod fft_grad;
 mod matrix_args;
 pub mod triangular_solve;
