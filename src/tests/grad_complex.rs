@@ -186,3 +186,24 @@ fn fft_rules() {
         ));
     }
 }
+
+/// TriangularSolve on complex matrices, every form: ADJOINT conjugates `a`
+/// (its b-cotangent solves with `conj(a)`). `a + 4 I` keeps the diagonal
+/// far from zero.
+#[test]
+fn triangular_solve_complex() {
+    let eye = "c128[3x3] {{4, 0, 0}, {0, 4, 0}, {0, 0, 4}}";
+    for left in [true, false] {
+        let b = if left { "c128[3x2]" } else { "c128[2x3]" };
+        for lower in [true, false] {
+            for tr in ["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"] {
+                check(&format!(
+                    "comp f(a: c128[3x3], b: {b}, w: {b}) -> f64 {{
+                       let x = TriangularSolve(Add(a, {eye}), b, {left}, {lower}, false, {tr})
+                       Real(Reduce(Mul(x, w), c128 0, add, {{0, 1}}))
+                     }}"
+                ));
+            }
+        }
+    }
+}
