@@ -207,3 +207,26 @@ fn triangular_solve_complex() {
         }
     }
 }
+
+/// Cholesky on complex matrices, lower and upper, batched: the op reads one
+/// triangle and the real part of the diagonal, so moving the other triangle
+/// or a diagonal element's imaginary part changes nothing (gradient 0).
+/// `a + 4 I` is Hermitian positive definite as read: off-diagonal moduli at
+/// most 2.2, diagonal real parts at least 4.5.
+#[test]
+fn cholesky_complex() {
+    let eye = "c128[3x3] {{4, 0, 0}, {0, 4, 0}, {0, 0, 4}}";
+    for lower in [true, false] {
+        check(&format!(
+            "comp f(a: c128[3x3], w: c128[3x3]) -> f64 {{
+               Real(Reduce(Mul(Cholesky(Add(a, {eye}), lower={lower}), w), c128 0, add, {{0, 1}}))
+             }}"
+        ));
+        check(&format!(
+            "comp f(a: c128[2x3x3], w: c128[2x3x3]) -> f64 {{
+               let s = Add(a, BroadcastInDim({eye}, {{2, 3, 3}}, {{1, 2}}))
+               Real(Reduce(Mul(Cholesky(s, lower={lower}), w), c128 0, add, {{0, 1, 2}}))
+             }}"
+        ));
+    }
+}
