@@ -39,8 +39,12 @@ pub(crate) fn rule(cx: &mut RuleCx, fft_type: FftType, axes: usize) -> Result<()
             // Frequencies n/2 + 1 .. n - 1 were dropped: they get zeros.
             let n = x.dims[rank - 1];
             let kept = out.dims[rank - 1];
-            let mut config: Vec<String> = vec!["{0, 0, 0}".into(); rank];
-            config[rank - 1] = format!("{{0, {}, 0}}", n - kept);
+            let config: Vec<String> = (0..rank)
+                .map(|d| match d + 1 == rank {
+                    true => format!("{{0, {}, 0}}", n - kept),
+                    false => "{0, 0, 0}".to_string(),
+                })
+                .collect();
             let zero = scalar(out.elem, 0.0);
             let padded = cx.bind(format!(
                 "Pad({c}, {zero}, padding_config={{{}}})",
