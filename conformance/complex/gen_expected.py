@@ -88,3 +88,29 @@ if jax is not None:
                     ("sign", lax.sign), ("tanh", lax.tanh), ("rsqrt", lax.rsqrt)]:
         v = np.asarray(f(s))
         print(f"special {name}: {lit(v) if np.iscomplexobj(v) else rlit(v)}")
+
+if jax is not None:
+    # Sin and Cos at every pair of parts from 0, -0, 1, -1, inf, -inf, nan,
+    # then where exp(|y|) overflows (XLA's cosh and sinh come from it) though
+    # cosh itself would not.
+    vals = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan]
+    t = np.array([complex(a, b) for a in vals for b in vals]
+                 + [1 + 710j, 1e-300 + 710.4j, 0.5 + 700j, 1 - 710.4j], dtype=np.complex128)
+    print(f"trig s: {lit(t)}")
+    print(f"special sin: {lit(np.asarray(lax.sin(t)))}")
+    print(f"special cos: {lit(np.asarray(lax.cos(t)))}")
+    t32 = np.array([1 + 88.5j, 1 + 89.4j, 0.5 - 89j, 2 + 1e-30j], dtype=np.complex64)
+    print(f"trig s32: {lit(t32)}")
+    print(f"special sin c64: {lit(np.asarray(lax.sin(t32)))}")
+    print(f"special cos c64: {lit(np.asarray(lax.cos(t32)))}")
+    # Pow at every pair of a base and an exponent: zeros, one, infinities,
+    # NaN, the negative real axis.
+    xs = [0, -0.0, complex(0, -0.0), 1, 2, -2, 2j, complex(np.inf, 0), complex(-np.inf, 0),
+          complex(0, np.inf), complex(np.inf, np.inf), complex(np.nan, 0), complex(1, np.nan), 1 + 1j]
+    ys = [0, complex(0, -0.0), 2, 0.5, -1, 1j, 2 + 1j, -1 + 1j, complex(np.inf, 0),
+          complex(np.nan, 0), complex(0, np.nan)]
+    px = np.array([x for x in xs for y in ys], dtype=np.complex128)
+    py = np.array([y for x in xs for y in ys], dtype=np.complex128)
+    print(f"pow x: {lit(px)}")
+    print(f"pow y: {lit(py)}")
+    print(f"special pow: {lit(np.asarray(lax.pow(px, py)))}")

@@ -10,6 +10,8 @@ mod comp;
 mod custom_call;
 mod fuse;
 mod grad;
+mod grad_complex;
+mod grad_linalg;
 mod grad_control;
 mod grad_window;
 mod scatter;

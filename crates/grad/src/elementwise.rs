@@ -15,6 +15,18 @@ fn partials(
     x: &[String],
     maps: &[Vec<usize>],
 ) -> Result<Vec<Option<String>>, NoRule> {
+    let _ = maps;
+    let complex = cx.out_array()?.elem.is_complex()
+        || (0..cx.args.len()).any(|i| cx.arg_array(i).is_ok_and(|t| t.elem.is_complex()));
+    if complex {
+        return complex_partials(cx, x);
+    }
+    real_partials(cx, x)
+}
+
+/// The partials by the real formulas (which hold for complex numbers too
+/// wherever the op is holomorphic, `complex_partials`).
+fn real_partials(cx: &mut RuleCx, x: &[String]) -> Result<Vec<Option<String>>, NoRule> {
     let out = cx.out_array()?.clone();
     let e = out.elem;
     let c = cx.ct.name.clone();
@@ -24,7 +36,6 @@ fn partials(
     let a = x.first().cloned().unwrap_or_default();
     let b = x.get(1).cloned().unwrap_or_default();
     let one = |t: String| Ok(vec![Some(t)]);
-    let _ = maps;
     match cx.op {
         // Unary.
         OpId::Neg => one(format!("Neg({c})")),
@@ -116,6 +127,9 @@ fn partials(
                 Some(format!("Select(Gt({v}, {hi}), {c}, {zeros})")),
             ])
         }
+        // On a real operand Real is the identity and Imag is zero.
+        OpId::Real => one(c),
+        OpId::Imag => one(zeros),
         OpId::ConvertElementType => {
             let from = cx.arg_array(0)?.elem;
             Ok(vec![Some(format!(
@@ -124,6 +138,62 @@ fn partials(
             ))])
         }
         op => Err(NoRule::missing(op)),
+    }
+}
+
+/// The partials when an operand or the result is complex (spec/grad.md §7).
+/// jax's convention: a cotangent is sent back through the *transpose* of the
+/// op's linearisation, with no conjugation, so a holomorphic op sends `c f'(z)`
+/// and its real formula above holds as written; the non-holomorphic ones
+/// (Complex, Real, Imag, Abs) have their own lines. Other ops refuse (C5).
+fn complex_partials(cx: &mut RuleCx, x: &[String]) -> Result<Vec<Option<String>>, NoRule> {
+    let out = cx.out_array()?.clone();
+    let c = cx.ct.name.clone();
+    let a = x.first().cloned().unwrap_or_default();
+    let zeros = filled(&out, 0.0);
+    let conj = |z: &str| format!("Complex(Real({z}), Neg(Imag({z})))");
+    match cx.op {
+        // Complex(re, im) = re + i im: re gets Re(c), im gets -Im(c).
+        OpId::Complex => Ok(vec![
+            Some(format!("Real({c})")),
+            Some(format!("Neg(Imag({c}))")),
+        ]),
+        // Real(z) = (z + conj z) / 2; its transpose is c + 0i.
+        OpId::Real => Ok(vec![Some(format!("Complex({c}, {zeros})"))]),
+        // Imag(z): the transpose sends -i c.
+        OpId::Imag => Ok(vec![Some(format!("Complex({zeros}, Neg({c}))"))]),
+        // |z|: c conj(z) / |z|, zero where z = 0 (jax's choice).
+        OpId::Abs => {
+            let zt = out.with_elem(cx.arg_array(0)?.elem);
+            let cz = filled(&zt, 0.0);
+            Ok(vec![Some(format!(
+                "Select(Eq({a}, {cz}), {cz}, Mul(Complex({c}, {zeros}), Div({}, Complex({y}, {zeros}))))",
+                conj(&a),
+                y = cx.out.name
+            ))])
+        }
+        OpId::Neg
+        | OpId::Exp
+        | OpId::Expm1
+        | OpId::Log
+        | OpId::Log1p
+        | OpId::Logistic
+        | OpId::Sqrt
+        | OpId::Rsqrt
+        | OpId::Sin
+        | OpId::Cos
+        | OpId::Tan
+        | OpId::Tanh
+        | OpId::Add
+        | OpId::Sub
+        | OpId::Mul
+        | OpId::Div
+        | OpId::Pow
+        | OpId::Select
+        | OpId::ConvertElementType => real_partials(cx, x),
+        op => Err(NoRule(format!(
+            "{op} has no gradient rule for complex numbers in xlet yet (spec/grad.md §7)"
+        ))),
     }
 }
 

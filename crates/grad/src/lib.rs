@@ -123,10 +123,11 @@ impl Node {
     }
 }
 
-/// Whether a value of this type carries a gradient.
+/// Whether a value of this type carries a gradient (float or complex
+/// elements somewhere in it).
 pub(crate) fn is_float(ty: &Type) -> bool {
     match ty {
-        Type::Array(a) => a.elem.is_float(),
+        Type::Array(a) => rule::carries_gradient(a.elem),
         Type::Tuple(items) => items.iter().any(is_float),
     }
 }

@@ -162,11 +162,18 @@ pub fn array_of<'t>(ty: &'t Type, op: &str) -> Result<&'t ArrayType, NoRule> {
         .ok_or_else(|| NoRule(format!("{op}: tuple-valued operands have no rule yet")))
 }
 
+/// Whether values of this element type have cotangents: floats and complex
+/// numbers (spec/grad.md §7; integers and pred carry none).
+pub fn carries_gradient(elem: ElemType) -> bool {
+    elem.is_float() || elem.is_complex()
+}
+
 /// `f32 0.5`: a typed scalar literal.
 pub fn scalar(elem: ElemType, v: f64) -> String {
     if elem.is_pred() {
         format!("pred {}", v != 0.0)
-    } else if elem.is_float() {
+    } else if elem.is_float() || elem.is_complex() {
+        // A plain number in a complex literal is (v, 0).
         format!("{} {}", elem.name(), fmt_f64(v))
     } else {
         format!("{} {}", elem.name(), v as i64)
@@ -190,11 +197,12 @@ pub fn tuple_text(items: Vec<String>) -> String {
     }
 }
 
-/// The sum of two cotangents of type `ty` (elementwise through tuples; a
-/// non-float element keeps the first, being no cotangent at all).
+/// The sum of two cotangents of type `ty` (elementwise through tuples; an
+/// element that is neither float nor complex keeps the first, being no
+/// cotangent at all).
 pub fn add_text(a: &str, b: &str, ty: &Type) -> String {
     match ty {
-        Type::Array(t) if t.elem.is_float() => format!("Add({a}, {b})"),
+        Type::Array(t) if carries_gradient(t.elem) => format!("Add({a}, {b})"),
         Type::Array(_) => a.to_string(),
         Type::Tuple(items) => tuple_text(
             items

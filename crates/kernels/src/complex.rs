@@ -156,20 +156,80 @@ pub fn min<F: Float>(a: Complex<F>, b: Complex<F>) -> Complex<F> {
     }
 }
 
-/// `x^y` for complex numbers: `exp(y log x)`, with `0^0 = 1` and `0^y = 0` for
-/// `y` of positive real part (the log of 0 would give NaN there).
+/// `x^y` for complex numbers as XLA:CPU computes it (MLIR's complex-to-standard
+/// lowering of `complex.pow`, checked against jax on XLA:CPU in
+/// conformance/complex/special.xlet): in polar form, with `x = a + bi`,
+/// `y = c + di`, `|x|² = a² + b²` and `θ = atan2(b, a)`,
+/// `(|x|²)^(c/2) exp(-dθ) (cos q + i sin q)`, `q = cθ + (d/2) ln |x|²`, and
+/// these exact cases first: `x^0 = 1` for every `x` (NaN and infinities
+/// included; Kahan, "Much Ado About Nothing's Sign Bit" §10), `1^y = 1`,
+/// `0^c = 0` and `inf^c = inf` for real `c > 0`, `inf^c = 0` for real `c < 0`.
+/// Everything else at 0 or an infinity comes out of the formula (mostly NaN).
 pub fn pow<F: Float>(x: Complex<F>, y: Complex<F>) -> Complex<F> {
+    let (a, b, c, d) = (x.re, x.im, y.re, y.im);
     let zero = F::zero();
-    if x.re == zero && x.im == zero {
-        return if y.re == zero && y.im == zero {
-            Complex::new(F::one(), zero)
-        } else if y.re > zero {
-            Complex::new(zero, zero)
-        } else {
-            Complex::new(F::nan(), F::nan())
-        };
+    let one = F::one();
+    let real = |v: F| Complex::new(v, zero);
+    if c == zero && d == zero {
+        return real(one);
     }
-    (y * x.ln()).exp()
+    if a == one && b == zero {
+        return real(one);
+    }
+    let aa = a * a + b * b;
+    if d == zero && c > zero && aa == zero {
+        return real(zero);
+    }
+    if a == F::infinity() && b == zero && d == zero {
+        if c > zero {
+            return real(F::infinity());
+        }
+        if c < zero {
+            return real(zero);
+        }
+    }
+    let half = F::from(0.5).unwrap_or(zero);
+    let theta = b.atan2(a);
+    let coeff = aa.powf(half * c) * (-(d * theta)).exp();
+    let q = c * theta + half * d * aa.ln();
+    Complex::new(coeff * q.cos(), coeff * q.sin())
+}
+
+/// `cosh y` and `sinh y` as XLA:CPU's complex Sin and Cos see them: infinite
+/// once `exp(|y|)` overflows (|y| > 709.78 in f64, 88.72 in f32), a little
+/// before `cosh` itself would.
+fn cosh_sinh<F: Float>(y: F) -> (F, F) {
+    if y.abs().exp().is_infinite() {
+        let inf = F::infinity();
+        (inf, if y < F::zero() { -inf } else { inf })
+    } else {
+        (y.cosh(), y.sinh())
+    }
+}
+
+/// `sin(a + bi) = sin a cosh b + i cos a sinh b`, with XLA:CPU's special
+/// values (jax on XLA:CPU, conformance/complex/special.xlet): the real part
+/// is +0 whenever `a` is a zero, even where `cosh b` is infinite or NaN.
+pub fn sin<F: Float>(z: Complex<F>) -> Complex<F> {
+    let (ch, sh) = cosh_sinh(z.im);
+    let re = if z.re == F::zero() {
+        F::zero()
+    } else {
+        z.re.sin() * ch
+    };
+    Complex::new(re, z.re.cos() * sh)
+}
+
+/// `cos(a + bi) = cos a cosh b - i sin a sinh b`; the imaginary part is +0
+/// whenever `a` is a zero (as `sin`'s real part).
+pub fn cos<F: Float>(z: Complex<F>) -> Complex<F> {
+    let (ch, sh) = cosh_sinh(z.im);
+    let im = if z.re == F::zero() {
+        F::zero()
+    } else {
+        -(z.re.sin() * sh)
+    };
+    Complex::new(z.re.cos() * ch, im)
 }
 
 fn has_nan<F: Float>(z: Complex<F>) -> bool {

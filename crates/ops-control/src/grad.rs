@@ -189,17 +189,20 @@ pub fn operands(cx: &mut CallCtx, f: &Comp, args: &[&Expr]) -> Result<Vec<Type>,
     Ok(types)
 }
 
-/// C4: a parameter differentiated is a float array.
+/// C4: a parameter differentiated is a float or complex array.
 pub fn float_param(cx: &CallCtx, f: &Comp, i: usize, types: &[Type]) -> Result<(), Diag> {
     let (pname, pty) = &f.params[i];
-    if pty.as_array().is_some_and(|a| a.elem.is_float()) {
+    if pty
+        .as_array()
+        .is_some_and(|a| xlet_ir::rule::carries_gradient(a.elem))
+    {
         return Ok(());
     }
     Err(cx
         .err(
             "C4",
             format!(
-                "cannot differentiate with respect to `{pname}`: it is {pty}, and only float arrays have gradients"
+                "cannot differentiate with respect to `{pname}`: it is {pty}, and only float and complex arrays have gradients"
             ),
             cx.span.clone(),
         )
@@ -207,7 +210,7 @@ pub fn float_param(cx: &CallCtx, f: &Comp, i: usize, types: &[Type]) -> Result<(
         .with_help(if types.len() > 1 {
             "leave it out with wrt={...} listing the float parameters"
         } else {
-            "make the parameter a float (f16, bf16, f32, f64)"
+            "make the parameter a float (f16, bf16, f32, f64) or complex (c64, c128)"
         }))
 }
 

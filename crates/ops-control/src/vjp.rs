@@ -66,13 +66,16 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let ct = cx.require(Some(2), "cotangent")?;
     let hint = f.ret.as_array().map(|a| a.elem);
     let ct = cx.push_operand(ct, hint)?;
-    let float_result = f.ret.as_array().is_some_and(|a| a.elem.is_float());
+    let float_result = f
+        .ret
+        .as_array()
+        .is_some_and(|a| xlet_ir::rule::carries_gradient(a.elem));
     if !float_result {
         return Err(cx
             .err(
                 "C3",
                 format!(
-                    "Vjp needs a computation with a float array result, but `{}` returns {}",
+                    "Vjp needs a computation with a float or complex array result, but `{}` returns {}",
                     f.name, f.ret
                 ),
                 cx.span.clone(),

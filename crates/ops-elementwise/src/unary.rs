@@ -170,8 +170,8 @@ unary_ops! {
     Sqrt [] sqrt_rule sqrt out=Same { float => |x: T| Float::sqrt(x), complex => |x: T| cx::sqrt(x) }
     Rsqrt [] rsqrt_rule rsqrt out=Same { float => |x: T| Float::sqrt(x).recip(), complex => |x: T| cx::rsqrt(x) }
     Cbrt [] cbrt_rule cbrt out=Same { float => |x: T| Float::cbrt(x), complex => |x: T| x.cbrt() }
-    Sin [] sin_rule sin out=Same { float => |x: T| Float::sin(x), complex => |x: T| x.sin() }
-    Cos [] cos_rule cos out=Same { float => |x: T| Float::cos(x), complex => |x: T| x.cos() }
+    Sin [] sin_rule sin out=Same { float => |x: T| Float::sin(x), complex => |x: T| cx::sin(x) }
+    Cos [] cos_rule cos out=Same { float => |x: T| Float::cos(x), complex => |x: T| cx::cos(x) }
     Tan [] tan_rule tan out=Same { float => |x: T| Float::tan(x), complex => |x: T| cx::tan(x) }
     Tanh [] tanh_rule tanh out=Same { float => |x: T| x.tanh_elem(), complex => |x: T| cx::tanh(x) }
     Erf [] erf_rule erf out=Same { float => |x: T| x.erf_elem() }

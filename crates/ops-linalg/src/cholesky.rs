@@ -68,9 +68,10 @@ struct CholeskyKernel {
     lower: bool,
 }
 
-/// No `vjp`: the gradient rule is left (spec/ops/cholesky.md), so Grad through
-/// Cholesky is the checker's "no gradient rule" error.
 impl Kernel for CholeskyKernel {
+    fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
+        crate::cholesky_grad::rule(cx, self.lower)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("Cholesky expects one array"));

@@ -27,7 +27,7 @@ pub const OPS: &[OpDef] = &[OpDef {
 }];
 
 #[derive(Clone, Copy, PartialEq, Debug)]
-enum FftType {
+pub(crate) enum FftType {
     Fft,
     Ifft,
     Rfft,
@@ -257,6 +257,9 @@ fn shaped<T: Elem>(data: Vec<T>, dims: &[usize]) -> Result<Array, KernelError> {
 }
 
 impl Kernel for FftKernel {
+    fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
+        crate::fft_grad::rule(cx, self.fft_type, self.axes)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a)] = args else {
             return Err(internal("Fft expects one array"));

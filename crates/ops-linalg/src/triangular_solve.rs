@@ -208,9 +208,10 @@ struct TriangularSolveKernel {
     rhs: usize,
 }
 
-/// No `vjp`: the gradient rule is left (spec/ops/triangular_solve.md), so Grad
-/// through TriangularSolve is the checker's "no gradient rule" error.
 impl Kernel for TriangularSolveKernel {
+    fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
+        crate::triangular_solve_grad::rule(cx, self.form)
+    }
     fn run(&self, args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
         let [Value::Array(a), Value::Array(b)] = args else {
             return Err(internal("TriangularSolve expects two arrays"));
