@@ -118,7 +118,8 @@ fn rule(
         out_dims: t.dims.clone(),
         out_elem: match out {
             Out::Pred => ElemType::Pred,
-            _ => kernel_elem.component(),
+            Out::Same => kernel_elem,
+            Out::Real => kernel_elem.component(),
         },
     });
     Ok(Checked {

@@ -13,6 +13,7 @@ use crate::small::{SmallType, decode_f32, encode_f32, map_into};
 use crate::types::{ArrayType, ElemType, Type};
 use crate::with_array;
 use ndarray::{ArrayD, IxDyn};
+use std::sync::OnceLock;
 
 /// How an operand of a small integer type is widened to a byte. `Value`
 /// (every op but the bit ops): sign- or zero-extended, floats to f32.
@@ -109,9 +110,13 @@ pub fn widen(a: &Array, mode: Widen) -> Result<Array, KernelError> {
     let shift = 8 - t.bits();
     Ok(match mode {
         Widen::Value if ElemType::Small(t).compute() == ElemType::F16 => {
-            // Exact: every small float but e8m0 lies in f16's range and precision.
-            let f = move |b: u8| half::f16::from_f32(t.to_f64(b) as f32);
-            Array::F16(map_nd(x, ElemType::F16, f)?.into_shared())
+            // Exact: every small float but e8m0 lies in f16's range and
+            // precision. One lookup per element in a 256-entry table.
+            let mut table = [half::f16::ZERO; 256];
+            for (b, v) in table.iter_mut().enumerate() {
+                *v = half::f16::from_f32(t.to_f64(b as u8) as f32);
+            }
+            Array::F16(map_nd(x, ElemType::F16, |b| table[usize::from(b)])?.into_shared())
         }
         Widen::Value if t.is_float() => small_to_f32(a)?,
         Widen::Value if t.is_signed_int() => {
@@ -170,10 +175,30 @@ pub fn convert_to_small(a: &Array, t: SmallType) -> Result<Array, KernelError> {
             }
             None => map_nd(x, elem, |v| t.from_f32(v))?,
         },
+        Array::F16(x) if t.is_float() => {
+            // An op's f16 result back to the format (§6.2): one lookup per
+            // element in the format's table of every f16.
+            let table = f16_table(t);
+            map_nd(x, elem, |v| table[usize::from(v.to_bits())])?
+        }
         Array::U64(x) => map_nd(x, elem, |v| t.from_u64(v))?,
         _ => with_array!(a, x => to_small(x, a.elem(), t)?),
     };
     Ok(Array::Small(t, bytes.into_shared()))
+}
+
+/// Every f16 (by its bits) rounded to small float `t`, made on first use:
+/// 64 KiB per format, for the narrowing after every op computed in f16.
+fn f16_table(t: SmallType) -> &'static [u8; 65536] {
+    static TABLES: [OnceLock<Box<[u8; 65536]>>; 15] = [const { OnceLock::new() }; 15];
+    // `SmallType` is a fieldless enum whose discriminants are 0..15 (`ALL`).
+    TABLES[t as usize].get_or_init(|| {
+        let mut table = Box::new([0u8; 65536]);
+        for (bits, out) in table.iter_mut().enumerate() {
+            *out = t.from_f32(half::f16::from_bits(bits as u16).to_f32());
+        }
+        table
+    })
 }
 
 /// One source type to `t`: integer sources keep their low bits for the small
