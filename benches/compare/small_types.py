@@ -6,9 +6,12 @@
 #   python3 benches/compare/small_types.py target/release/xlet
 # (numpy, ml_dtypes and jax installed). xlet's own copy of the f32 array is
 # `Neg(X)`: one read and one write of every element, as a copy.
-import re, subprocess, sys, time
+import os, sys
 import numpy as np
 import ml_dtypes as m
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import median, xlet_medians  # noqa: E402
 
 N = "4096x4096"
 lines = [
@@ -35,24 +38,6 @@ timed = [
 ]
 
 
-def xlet(binary):
-    src = "\n".join(lines + [f":time {t[1]}" for t in timed]) + "\n"
-    out = subprocess.run([binary], input=src, capture_output=True, text=True).stdout
-    return [float(v) for v in re.findall(r"median ([0-9.]+)ms", out)]
-
-
-def median(f, n=11):
-    f()
-    t = []
-    for _ in range(n):
-        s = time.perf_counter()
-        r = f()
-        if hasattr(r, "block_until_ready"):
-            r.block_until_ready()
-        t.append(time.perf_counter() - s)
-    return sorted(t)[n // 2] * 1e3
-
-
 def others():
     import jax
     import jax.numpy as jnp
@@ -67,7 +52,7 @@ def others():
     return out
 
 
-x = xlet(sys.argv[1])
+x = xlet_medians(sys.argv[1], lines, [t[1] for t in timed])
 o = others()
 for (name, *_), xt, (nt, jt) in zip(timed, x, o):
     print(f"{name:18s} xlet {xt:8.2f}  numpy/ml_dtypes {nt:8.2f}  jax.jit {jt:8.2f} ms")

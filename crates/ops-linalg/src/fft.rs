@@ -4,6 +4,7 @@
 //! the n/2 + 1 non-redundant frequencies of the last dimension), IRFFT back.
 //! The kernels are kernels::fft (rustfft and realfft).
 
+use super::fft_type::FftType;
 use super::registry::{Checked, OpDef, OpId};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
@@ -25,14 +26,6 @@ pub const OPS: &[OpDef] = &[OpDef {
     spec: SPEC,
     rule,
 }];
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub(crate) enum FftType {
-    Fft,
-    Ifft,
-    Rfft,
-    Irfft,
-}
 
 fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     let o = cx.operand(0, "operand")?;

@@ -11,7 +11,7 @@
 //!   IRFFT adds too (all but frequency 0 and, for even n, n/2), conjugated
 //!   (jax's convention for a real-to-complex rule).
 
-use super::fft::FftType;
+use super::fft_type::FftType;
 use xlet_ir::rule::{NoRule, RuleCx, brace, filled, scalar};
 
 /// The rule of `Fft(x, fft_type, fft_length)` over the last `axes` dimensions.

@@ -17,6 +17,7 @@ pub mod dot;
 pub mod dot_general;
 pub mod fft;
 mod fft_grad;
+mod fft_type;
 mod matrix_args;
 mod matrix_grad;
 pub mod triangular_solve;

@@ -80,23 +80,35 @@ fn map_nd<S: Copy + Sync, D: Copy + Send>(
     elem: ElemType,
     f: impl Fn(S) -> D + Sync,
 ) -> Result<ArrayD<D>, KernelError> {
-    let dims = x.shape().to_vec();
-    let ty = ArrayType::new(elem, dims.clone());
-    let n = x.len();
-    let mut out: Vec<D> = try_output_vec(n, &ty)?;
     match x.as_slice() {
-        Some(src) => {
-            // SAFETY: `out` has capacity `n` (try_output_vec) and every one of
-            // its `n` elements is written by `map_into` before it is read.
-            let dst = unsafe {
-                out.set_len(n);
-                &mut out[..]
-            };
-            map_into(src, dst, f);
+        Some(src) => written(x.shape(), elem, |dst| map_into(src, dst, f)),
+        None => {
+            let dims = x.shape().to_vec();
+            let mut out: Vec<D> = try_output_vec(x.len(), &ArrayType::new(elem, dims.clone()))?;
+            out.extend(x.iter().map(|&s| f(s)));
+            ArrayD::from_shape_vec(IxDyn(&dims), out)
+                .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))
         }
-        None => out.extend(x.iter().map(|&s| f(s))),
     }
-    ArrayD::from_shape_vec(IxDyn(&dims), out)
+}
+
+/// A new (accounted) array of `dims` whose every element `fill` writes.
+fn written<D: Copy>(
+    dims: &[usize],
+    elem: ElemType,
+    fill: impl FnOnce(&mut [D]),
+) -> Result<ArrayD<D>, KernelError> {
+    let n: usize = dims.iter().product();
+    let mut out: Vec<D> = try_output_vec(n, &ArrayType::new(elem, dims.to_vec()))?;
+    // SAFETY: `out` has capacity `n` (try_output_vec); `D` is a plain number
+    // type, and every caller's `fill` writes all `n` elements (an element-wise
+    // map over a source of length `n`) before anything reads one.
+    let dst = unsafe {
+        out.set_len(n);
+        &mut out[..]
+    };
+    fill(dst);
+    ArrayD::from_shape_vec(IxDyn(dims), out)
         .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))
 }
 
@@ -159,20 +171,7 @@ pub fn convert_to_small(a: &Array, t: SmallType) -> Result<Array, KernelError> {
             map_nd(x, elem, |b| t.from_i64(s.to_i64(b)))?
         }
         Array::F32(x) if t.is_float() => match x.as_slice() {
-            Some(src) => {
-                let dims = x.shape().to_vec();
-                let mut out: Vec<u8> =
-                    try_output_vec(src.len(), &ArrayType::new(elem, dims.clone()))?;
-                // SAFETY: capacity is `src.len()` and `encode_f32` writes every
-                // element before anything reads one.
-                let dst = unsafe {
-                    out.set_len(src.len());
-                    &mut out[..]
-                };
-                encode_f32(t, src, dst);
-                ArrayD::from_shape_vec(IxDyn(&dims), out)
-                    .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))?
-            }
+            Some(src) => written(x.shape(), elem, |dst| encode_f32(t, src, dst))?,
             None => map_nd(x, elem, |v| t.from_f32(v))?,
         },
         Array::F16(x) if t.is_float() => {
@@ -221,22 +220,64 @@ pub fn small_to_f32(a: &Array) -> Result<Array, KernelError> {
         return Err(KernelError::new("internal", "internal error: not a small float"));
     };
     let t = *t;
-    let dims = x.shape().to_vec();
-    let ty = ArrayType::new(ElemType::F32, dims.clone());
     let out = match x.as_slice() {
-        Some(src) => {
-            let mut out: Vec<f32> = try_output_vec(src.len(), &ty)?;
-            // SAFETY: capacity is `src.len()` and `decode_f32` writes every
-            // element before anything reads one.
-            let dst = unsafe {
-                out.set_len(src.len());
-                &mut out[..]
-            };
-            decode_f32(t, src, dst);
-            ArrayD::from_shape_vec(IxDyn(&dims), out)
-                .map_err(|e| KernelError::new("internal", format!("internal error: {e}")))?
-        }
+        Some(src) => written(x.shape(), ElemType::F32, |dst| decode_f32(t, src, dst))?,
         None => map_nd(x, ElemType::F32, |b| t.to_f64(b) as f32)?,
     };
     Ok(Array::F32(out.into_shared()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::ArrayD;
+
+    fn small(t: SmallType, bytes: Vec<u8>) -> Array {
+        let n = bytes.len();
+        Array::Small(t, ArrayD::from_shape_vec(IxDyn(&[n]), bytes).unwrap().into_shared())
+    }
+
+    /// The table paths (f16 widening, f16 narrowing, f8 → f32) against the
+    /// per-element reference (`SmallType::to_f64`, `from_f32`) on every pattern
+    /// and every f16.
+    #[test]
+    fn table_paths_match_the_reference() {
+        for t in SmallType::ALL.into_iter().filter(|t| t.is_float()) {
+            let pats: Vec<u8> = (0..1u16 << t.bits()).map(|b| b as u8).collect();
+            let a = small(t, pats.clone());
+            let Array::F32(f) = small_to_f32(&a).unwrap() else { panic!() };
+            for (&b, &v) in pats.iter().zip(f.iter()) {
+                let r = t.to_f64(b) as f32;
+                assert!(v.to_bits() == r.to_bits() || (v.is_nan() && r.is_nan()), "{t:?} {b}");
+            }
+            if ElemType::Small(t).compute() == ElemType::F16 {
+                let Array::F16(h) = widen(&a, Widen::Value).unwrap() else { panic!() };
+                for (&b, &v) in pats.iter().zip(h.iter()) {
+                    let r = t.to_f64(b);
+                    assert!(f64::from(v.to_f32()) == r || (v.is_nan() && r.is_nan()), "{t:?} {b}");
+                }
+                let all: Vec<half::f16> = (0..=u16::MAX).map(half::f16::from_bits).collect();
+                let wide = Array::F16(ArrayD::from_shape_vec(IxDyn(&[all.len()]), all.clone()).unwrap().into_shared());
+                let Array::Small(_, got) = convert_to_small(&wide, t).unwrap() else { panic!() };
+                for (&h, &g) in all.iter().zip(got.iter()) {
+                    assert_eq!(g, t.from_f32(h.to_f32()), "{t:?} from f16 {:#06x}", h.to_bits());
+                }
+            }
+        }
+    }
+
+    /// Widening then narrowing gives every small integer pattern back, in each
+    /// of the bit operations' modes.
+    #[test]
+    fn integer_modes_round_trip() {
+        for t in SmallType::ALL.into_iter().filter(|t| t.is_int()) {
+            let pats: Vec<u8> = (0..1u8 << t.bits()).collect();
+            let a = small(t, pats.clone());
+            for (w, n) in [(Widen::Value, Narrow::Value), (Widen::Pattern, Narrow::Value), (Widen::High, Narrow::High)] {
+                let back = narrow(&widen(&a, w).unwrap(), t, n).unwrap();
+                let Array::Small(_, got) = back else { panic!() };
+                assert_eq!(got.iter().copied().collect::<Vec<_>>(), pats, "{t:?} {w:?}");
+            }
+        }
+    }
 }
