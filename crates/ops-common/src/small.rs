@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 use xlet_core::error::internal;
-use xlet_core::types::ElemType;
-use xlet_core::value::small::{Narrow, Widen, narrow, widen};
+use xlet_core::types::{ElemType, Type};
+use xlet_core::value::small::{Narrow, Widen, has_small, narrow, widen};
 use xlet_core::value::Value;
 use xlet_ir::{EvalCx, Kernel, KernelError};
 
@@ -16,9 +16,10 @@ pub struct Widened {
     inner: Arc<dyn Kernel>,
     /// How each argument is widened (arguments that are not small pass as they are).
     args: Vec<Widen>,
-    /// The small result type and how it is brought back; `None` for a result
-    /// of another type (a comparison's pred).
-    out: Option<(xlet_core::types::SmallType, Narrow)>,
+    /// The checked result type: its arrays of small types are brought back
+    /// by `narrow` (a comparison's pred, TopK's indices stay as they are).
+    out: Type,
+    narrow: Narrow,
 }
 
 /// `inner` (built for the compute types of `operands`) wrapped to take the
@@ -38,14 +39,49 @@ pub fn widened_bits(
     out: ElemType,
     narrow: Narrow,
 ) -> Arc<dyn Kernel> {
-    if operands.iter().all(|e| e.small().is_none()) && out.small().is_none() {
+    widened_to(inner, operands, modes, &Type::scalar(out), narrow)
+}
+
+/// `widened` for an op whose result is a tuple (TopK, Sort of several
+/// operands): each small array of the checked result type `out` is narrowed.
+pub fn widened_tuple(inner: Arc<dyn Kernel>, operands: &[ElemType], out: &Type) -> Arc<dyn Kernel> {
+    let modes: Vec<Widen> = operands.iter().map(|_| Widen::Value).collect();
+    widened_to(inner, operands, &modes, out, Narrow::Value)
+}
+
+fn widened_to(
+    inner: Arc<dyn Kernel>,
+    operands: &[ElemType],
+    modes: &[Widen],
+    out: &Type,
+    narrow: Narrow,
+) -> Arc<dyn Kernel> {
+    if operands.iter().all(|e| e.small().is_none()) && !has_small(out) {
         return inner;
     }
     Arc::new(Widened {
         inner,
         args: modes.to_vec(),
-        out: out.small().map(|t| (t, narrow)),
+        out: out.clone(),
+        narrow,
     })
+}
+
+/// The arrays of `v` whose type in `ty` is small, brought back to it.
+fn narrow_value(v: Value, ty: &Type, how: Narrow) -> Result<Value, KernelError> {
+    match (v, ty) {
+        (Value::Array(a), Type::Array(t)) => match t.elem.small() {
+            Some(s) => narrow(&a, s, how).map(Value::Array),
+            None => Ok(Value::Array(a)),
+        },
+        (Value::Tuple(vs), Type::Tuple(ts)) => Ok(Value::tuple(
+            vs.iter()
+                .zip(ts)
+                .map(|(v, t)| narrow_value(v.clone(), t, how))
+                .collect::<Result<_, _>>()?,
+        )),
+        _ => Err(internal("a small-typed op's result does not match its type")),
+    }
 }
 
 /// Whether a small integer's bit operation needs its own widening: the
@@ -81,10 +117,6 @@ impl Kernel for Widened {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let out = self.inner.run_owned(wide, cx)?;
-        match (self.out, out) {
-            (None, v) => Ok(v),
-            (Some((t, how)), Value::Array(a)) => Ok(Value::Array(narrow(&a, t, how)?)),
-            (Some(_), Value::Tuple(_)) => Err(internal("a small-typed op returned a tuple")),
-        }
+        narrow_value(out, &self.out, self.narrow)
     }
 }

@@ -212,14 +212,19 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         1 => Type::Array(types[0].clone()),
         _ => Type::Tuple(types.iter().cloned().map(Type::Array).collect()),
     };
+    // A native sort of small types orders their values, in the compute types
+    // (spec/small_types.md §6.2); with a comparator it moves their bytes.
+    let native = matches!(how, How::Native { .. });
+    let kernel: Arc<dyn Kernel> = Arc::new(SortKernel {
+        dim,
+        how,
+        comparator,
+        tuple: types.len() > 1,
+    });
+    let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
     Ok(Checked {
+        kernel: if native { super::small::widened_tuple(kernel, &elems, &ty) } else { kernel },
         ty,
-        kernel: Arc::new(SortKernel {
-            dim,
-            how,
-            comparator,
-            tuple: types.len() > 1,
-        }),
     })
 }
 

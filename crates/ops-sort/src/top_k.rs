@@ -126,12 +126,14 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     if let Some(d) = out_dims.last_mut() {
         *d = kk;
     }
+    let ty = Type::Tuple(vec![
+        Type::array(t.elem, out_dims.clone()),
+        Type::array(ElemType::S32, out_dims),
+    ]);
     Ok(Checked {
-        ty: Type::Tuple(vec![
-            Type::array(t.elem, out_dims.clone()),
-            Type::array(ElemType::S32, out_dims),
-        ]),
-        kernel: Arc::new(TopKKernel { k: kk, largest }),
+        // A small type ranks by value in its compute type (spec/small_types.md §6.2).
+        kernel: super::small::widened_tuple(Arc::new(TopKKernel { k: kk, largest }), &[t.elem], &ty),
+        ty,
     })
 }
 
