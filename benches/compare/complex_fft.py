@@ -5,8 +5,11 @@
 # (numpy and jax installed: pip install numpy jax jaxlib).
 # Elementwise c64 is set against f32 of the same bytes: c64[2048x2048] and
 # f32[2048x4096] are both 32 MiB.
-import re, subprocess, sys, time
+import os, sys
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import median, xlet_medians  # noqa: E402
 
 U = "RngUniform(f32 -1.0, f32 1.0, f32[{}])"
 lines = [
@@ -31,24 +34,6 @@ timed = [
 ]
 
 
-def xlet(binary):
-    src = "\n".join(lines + [f":time {t[1]}" for t in timed]) + "\n"
-    out = subprocess.run([binary], input=src, capture_output=True, text=True).stdout
-    return [float(m) for m in re.findall(r"median ([0-9.]+)ms", out)]
-
-
-def median(f, n=11):
-    f()
-    t = []
-    for _ in range(n):
-        s = time.perf_counter()
-        r = f()
-        if hasattr(r, "block_until_ready"):
-            r.block_until_ready()
-        t.append(time.perf_counter() - s)
-    return sorted(t)[n // 2] * 1e3
-
-
 def others():
     import jax, jax.numpy as jnp
     rng = np.random.default_rng(0)
@@ -71,7 +56,7 @@ def others():
     return out
 
 
-x = xlet(sys.argv[1])
+x = xlet_medians(sys.argv[1], lines, [t[1] for t in timed])
 o = others()
 for (name, *_), xt, (nt, jt) in zip(timed, x, o):
     print(f"{name:26s} xlet {xt:8.2f}  numpy {nt:8.2f}  jax.jit {jt:8.2f} ms")

@@ -3,8 +3,11 @@
 # sitting (spec/performance.md §11.1). Usage:
 #   python3 benches/compare/linalg.py target/release/xlet
 # (numpy, scipy and jax installed: pip install numpy scipy jax jaxlib).
-import re, subprocess, sys, time
+import os, sys
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import median, xlet_medians  # noqa: E402
 
 N = 1024
 lines = [
@@ -21,24 +24,6 @@ timed = [
     "TriangularSolve(L, B, true, true, false, TRANSPOSE)",
     "TriangularSolve(L, B, false, true, false, NO_TRANSPOSE)",
 ]
-
-
-def xlet(binary):
-    src = "\n".join(lines + [f":time {t}" for t in timed]) + "\n"
-    out = subprocess.run([binary], input=src, capture_output=True, text=True).stdout
-    return [float(m) for m in re.findall(r"median ([0-9.]+)ms", out)]
-
-
-def median(f, n=11):
-    f()
-    t = []
-    for _ in range(n):
-        s = time.perf_counter()
-        r = f()
-        if hasattr(r, "block_until_ready"):
-            r.block_until_ready()
-        t.append(time.perf_counter() - s)
-    return sorted(t)[n // 2] * 1e3
 
 
 def others():
@@ -63,7 +48,7 @@ def others():
     }
 
 
-x = xlet(sys.argv[1])
+x = xlet_medians(sys.argv[1], lines, timed)
 o = others()
 print(f"Cholesky lower        xlet {x[0]:7.2f}  numpy {o['chol'][0]:7.2f}  jax.jit {o['chol'][1]:7.2f} ms")
 print(f"Cholesky upper        xlet {x[1]:7.2f}")
