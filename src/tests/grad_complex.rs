@@ -62,19 +62,21 @@ fn check(src: &str) {
         args.push(v);
     }
     let names: Vec<String> = (0..args.len()).map(|i| format!("p{i}")).collect();
-    s.run(&format!("let g = Grad(f, {})", names.join(", ")), &mut Quiet)
-        .unwrap_or_else(|e| {
-            let text = s.gradient_source("f").unwrap_or_default();
-            panic!("{src}\n{:?}\n{text}", e.diags)
-        });
+    s.run(
+        &format!("let g = Grad(f, {})", names.join(", ")),
+        &mut Quiet,
+    )
+    .unwrap_or_else(|e| {
+        let text = s.gradient_source("f").unwrap_or_default();
+        panic!("{src}\n{:?}\n{text}", e.diags)
+    });
     let g = s.env.values.get("g").expect("g").clone();
     let grads: Vec<Value> = match &g {
         Value::Tuple(items) => items.to_vec(),
         v => vec![v.clone()],
     };
-    let eval = |args: &[Value]| -> f64 {
-        parts(&call_comp(&f, args, &s.env).expect("f runs"))[0].re
-    };
+    let eval =
+        |args: &[Value]| -> f64 { parts(&call_comp(&f, args, &s.env).expect("f runs"))[0].re };
     for (p, gv) in grads.iter().enumerate() {
         let got = parts(gv);
         let base = parts(&args[p]);
@@ -180,7 +182,11 @@ fn fft_rules() {
         ("c128[2x3]", "IRFFT, {5}", "f64[2x5]"),
         ("c128[3x3]", "IRFFT, {3, 4}", "f64[3x4]"),
     ] {
-        let zero = if w.starts_with('c') { "c128 0" } else { "f64 0" };
+        let zero = if w.starts_with('c') {
+            "c128 0"
+        } else {
+            "f64 0"
+        };
         check(&format!(
             "comp f(x: {x}, w: {w}) -> f64 {{ Real(Reduce(Mul(Fft(x, {fft}), w), {zero}, add, {{0, 1}})) }}"
         ));

@@ -11,7 +11,7 @@ mod custom_call;
 mod fuse;
 mod grad;
 mod grad_complex;
-mod grad_linalg;
 mod grad_control;
+mod grad_linalg;
 mod grad_window;
 mod scatter;

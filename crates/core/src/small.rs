@@ -66,17 +66,50 @@ small_types! {
 macro_rules! with_float_format {
     ($t:expr, $F:ident => $body:expr, ints => $other:expr) => {
         match $t {
-            SmallType::F8E4M3FN => { type $F = sf::F8E4M3FN; $body }
-            SmallType::F8E5M2 => { type $F = sf::F8E5M2; $body }
-            SmallType::F8E4M3FNUZ => { type $F = sf::F8E4M3FNUZ; $body }
-            SmallType::F8E5M2FNUZ => { type $F = sf::F8E5M2FNUZ; $body }
-            SmallType::F8E4M3B11FNUZ => { type $F = sf::F8E4M3B11FNUZ; $body }
-            SmallType::F8E4M3 => { type $F = sf::F8E4M3; $body }
-            SmallType::F8E3M4 => { type $F = sf::F8E3M4; $body }
-            SmallType::F8E8M0FNU => { type $F = sf::F8E8M0FNU; $body }
-            SmallType::F6E2M3FN => { type $F = sf::F6E2M3FN; $body }
-            SmallType::F6E3M2FN => { type $F = sf::F6E3M2FN; $body }
-            SmallType::F4E2M1FN => { type $F = sf::F4E2M1FN; $body }
+            SmallType::F8E4M3FN => {
+                type $F = sf::F8E4M3FN;
+                $body
+            }
+            SmallType::F8E5M2 => {
+                type $F = sf::F8E5M2;
+                $body
+            }
+            SmallType::F8E4M3FNUZ => {
+                type $F = sf::F8E4M3FNUZ;
+                $body
+            }
+            SmallType::F8E5M2FNUZ => {
+                type $F = sf::F8E5M2FNUZ;
+                $body
+            }
+            SmallType::F8E4M3B11FNUZ => {
+                type $F = sf::F8E4M3B11FNUZ;
+                $body
+            }
+            SmallType::F8E4M3 => {
+                type $F = sf::F8E4M3;
+                $body
+            }
+            SmallType::F8E3M4 => {
+                type $F = sf::F8E3M4;
+                $body
+            }
+            SmallType::F8E8M0FNU => {
+                type $F = sf::F8E8M0FNU;
+                $body
+            }
+            SmallType::F6E2M3FN => {
+                type $F = sf::F6E2M3FN;
+                $body
+            }
+            SmallType::F6E3M2FN => {
+                type $F = sf::F6E3M2FN;
+                $body
+            }
+            SmallType::F4E2M1FN => {
+                type $F = sf::F4E2M1FN;
+                $body
+            }
             SmallType::S4 | SmallType::U4 | SmallType::S2 | SmallType::U2 => $other,
         }
     };
@@ -87,10 +120,22 @@ macro_rules! with_float_format {
 macro_rules! with_int_format {
     ($t:expr, $I:ident => $body:expr, floats => $other:expr) => {
         match $t {
-            SmallType::S4 => { type $I = sf::S4; $body }
-            SmallType::U4 => { type $I = sf::U4; $body }
-            SmallType::S2 => { type $I = sf::S2; $body }
-            SmallType::U2 => { type $I = sf::U2; $body }
+            SmallType::S4 => {
+                type $I = sf::S4;
+                $body
+            }
+            SmallType::U4 => {
+                type $I = sf::U4;
+                $body
+            }
+            SmallType::S2 => {
+                type $I = sf::S2;
+                $body
+            }
+            SmallType::U2 => {
+                type $I = sf::U2;
+                $body
+            }
             _ => $other,
         }
     };
@@ -132,7 +177,10 @@ impl SmallType {
     }
     /// The formats whose one NaN has the pattern of negative zero.
     pub fn is_fnuz(self) -> bool {
-        matches!(self, SmallType::F8E4M3FNUZ | SmallType::F8E5M2FNUZ | SmallType::F8E4M3B11FNUZ)
+        matches!(
+            self,
+            SmallType::F8E4M3FNUZ | SmallType::F8E5M2FNUZ | SmallType::F8E4M3B11FNUZ
+        )
     }
     /// The integer value of pattern `b` (floats: truncated toward zero, NaN 0).
     #[inline]
@@ -187,7 +235,11 @@ impl SmallType {
 const CHUNK: usize = 1 << 15;
 
 /// Applies `f` to `src` into `dst` element by element, in parallel for large buffers.
-pub(crate) fn map_into<S: Copy + Sync, D: Send>(src: &[S], dst: &mut [D], f: impl Fn(S) -> D + Sync) {
+pub(crate) fn map_into<S: Copy + Sync, D: Send>(
+    src: &[S],
+    dst: &mut [D],
+    f: impl Fn(S) -> D + Sync,
+) {
     use rayon::prelude::*;
     if src.len() <= CHUNK {
         dst.iter_mut().zip(src).for_each(|(d, &s)| *d = f(s));

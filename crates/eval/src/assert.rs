@@ -7,8 +7,8 @@
 use super::{Env, eval_top};
 use xlet_core::diag::Diag;
 use xlet_core::print::{FormatElem, PrintOptions, format_value};
-use xlet_core::value::{Array, Elem, Scalar, Value};
 use xlet_core::value::small::{Widen, widen};
+use xlet_core::value::{Array, Elem, Scalar, Value};
 use xlet_core::with_array;
 use xlet_ir::{self as ir, Assert};
 

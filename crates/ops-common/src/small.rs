@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use xlet_core::error::internal;
 use xlet_core::types::{ElemType, Type};
-use xlet_core::value::small::{Narrow, Widen, has_small, narrow, widen};
 use xlet_core::value::Value;
+use xlet_core::value::small::{Narrow, Widen, has_small, narrow, widen};
 use xlet_ir::{EvalCx, Kernel, KernelError};
 
 /// `inner`, a kernel built for the compute types, run on small operands.
@@ -80,20 +80,33 @@ fn narrow_value(v: Value, ty: &Type, how: Narrow) -> Result<Value, KernelError> 
                 .map(|(v, t)| narrow_value(v.clone(), t, how))
                 .collect::<Result<_, _>>()?,
         )),
-        _ => Err(internal("a small-typed op's result does not match its type")),
+        _ => Err(internal(
+            "a small-typed op's result does not match its type",
+        )),
     }
 }
 
 /// Whether a small integer's bit operation needs its own widening: the
 /// widening of each operand, the type the kernel runs in, and the narrowing.
-pub fn bit_op_widening(op: xlet_core::OpId, elem: ElemType) -> Option<(Vec<Widen>, ElemType, Narrow)> {
+pub fn bit_op_widening(
+    op: xlet_core::OpId,
+    elem: ElemType,
+) -> Option<(Vec<Widen>, ElemType, Narrow)> {
     use xlet_core::OpId;
     if !elem.is_small_int() {
         return None;
     }
     Some(match op {
-        OpId::ShiftRightLogical => (vec![Widen::Pattern, Widen::Pattern], ElemType::U8, Narrow::Value),
-        OpId::ShiftRightArithmetic => (vec![Widen::High, Widen::Pattern], ElemType::U8, Narrow::High),
+        OpId::ShiftRightLogical => (
+            vec![Widen::Pattern, Widen::Pattern],
+            ElemType::U8,
+            Narrow::Value,
+        ),
+        OpId::ShiftRightArithmetic => (
+            vec![Widen::High, Widen::Pattern],
+            ElemType::U8,
+            Narrow::High,
+        ),
         OpId::Clz => (vec![Widen::HighSentinel], ElemType::U8, Narrow::Value),
         // XLA:CPU counts the ones of s4's sign-extended byte (Popcnt(s4 -8)
         // is 5) but of s2's pattern (jax 0.10.2); u4 and u2 agree either way.

@@ -8,10 +8,10 @@
 
 use super::common::internal;
 use super::registry::{Checked, OpDef, OpId};
+use super::small::widened;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use super::small::widened;
 use xlet_core::types::{ElemType, SmallType, Type};
 use xlet_core::value::small::{convert_to_small, small_to_f32};
 use xlet_core::value::{CastFrom, Value};

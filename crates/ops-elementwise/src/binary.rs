@@ -92,7 +92,9 @@ fn rule(
                 out_elem: kernel_elem,
             });
             match bits {
-                Some((modes, _, narrow)) => widened_bits(kernel, &[elem, elem], &modes, elem, narrow),
+                Some((modes, _, narrow)) => {
+                    widened_bits(kernel, &[elem, elem], &modes, elem, narrow)
+                }
                 None => widened(kernel, &[elem, elem], elem),
             }
         },

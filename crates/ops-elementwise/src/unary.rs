@@ -61,7 +61,12 @@ fn small_logistic(t: xlet_core::types::SmallType) -> UnFn {
     if ElemType::Small(t).compute() == ElemType::F16 {
         // Each step: f32, then f16, then the format (XLA's double rounding).
         let to16 = |v: f32| half::f16::from_f32(v).to_f32();
-        steps!(half::f16, |x: half::f16| x.to_f32(), to16, half::f16::from_f32)
+        steps!(
+            half::f16,
+            |x: half::f16| x.to_f32(),
+            to16,
+            half::f16::from_f32
+        )
     } else {
         steps!(f32, |x: f32| x, |v: f32| v, |v: f32| v)
     }

@@ -223,7 +223,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     });
     let elems: Vec<ElemType> = types.iter().map(|t| t.elem).collect();
     Ok(Checked {
-        kernel: if native { super::small::widened_tuple(kernel, &elems, &ty) } else { kernel },
+        kernel: if native {
+            super::small::widened_tuple(kernel, &elems, &ty)
+        } else {
+            kernel
+        },
         ty,
     })
 }

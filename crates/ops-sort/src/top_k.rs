@@ -132,7 +132,11 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
     ]);
     Ok(Checked {
         // A small type ranks by value in its compute type (spec/small_types.md §6.2).
-        kernel: super::small::widened_tuple(Arc::new(TopKKernel { k: kk, largest }), &[t.elem], &ty),
+        kernel: super::small::widened_tuple(
+            Arc::new(TopKKernel { k: kk, largest }),
+            &[t.elem],
+            &ty,
+        ),
         ty,
     })
 }

@@ -58,9 +58,12 @@ pub fn retag_value(v: Value, ty: &Type) -> Value {
             ElemType::Small(s) => Value::Array(a.retag(s)),
             _ => Value::Array(a),
         },
-        (Value::Tuple(vs), Type::Tuple(ts)) if has_small(ty) => {
-            Value::tuple(vs.iter().zip(ts).map(|(v, t)| retag_value(v.clone(), t)).collect())
-        }
+        (Value::Tuple(vs), Type::Tuple(ts)) if has_small(ty) => Value::tuple(
+            vs.iter()
+                .zip(ts)
+                .map(|(v, t)| retag_value(v.clone(), t))
+                .collect(),
+        ),
         (v, _) => v,
     }
 }
@@ -149,7 +152,10 @@ pub fn narrow(a: &Array, t: SmallType, mode: Narrow) -> Result<Array, KernelErro
     match (mode, a) {
         (Narrow::High, Array::U8(x)) => {
             let shift = 8 - t.bits();
-            Ok(Array::Small(t, map_nd(x, a.elem(), |b| b >> shift)?.into_shared()))
+            Ok(Array::Small(
+                t,
+                map_nd(x, a.elem(), |b| b >> shift)?.into_shared(),
+            ))
         }
         _ => convert_to_small(a, t),
     }
@@ -202,7 +208,11 @@ fn f16_table(t: SmallType) -> &'static [u8; 65536] {
 
 /// One source type to `t`: integer sources keep their low bits for the small
 /// integers (through i64), everything else goes through its f64 value.
-fn to_small<S: Scalar + Sync>(x: &Nd<S>, from: ElemType, t: SmallType) -> Result<ArrayD<u8>, KernelError>
+fn to_small<S: Scalar + Sync>(
+    x: &Nd<S>,
+    from: ElemType,
+    t: SmallType,
+) -> Result<ArrayD<u8>, KernelError>
 where
     i64: CastFrom<S>,
 {
@@ -217,7 +227,10 @@ where
 /// A small float array as f32 (exact): ConvertElementType's fast path.
 pub fn small_to_f32(a: &Array) -> Result<Array, KernelError> {
     let Array::Small(t, x) = a else {
-        return Err(KernelError::new("internal", "internal error: not a small float"));
+        return Err(KernelError::new(
+            "internal",
+            "internal error: not a small float",
+        ));
     };
     let t = *t;
     let out = match x.as_slice() {
@@ -234,7 +247,12 @@ mod tests {
 
     fn small(t: SmallType, bytes: Vec<u8>) -> Array {
         let n = bytes.len();
-        Array::Small(t, ArrayD::from_shape_vec(IxDyn(&[n]), bytes).unwrap().into_shared())
+        Array::Small(
+            t,
+            ArrayD::from_shape_vec(IxDyn(&[n]), bytes)
+                .unwrap()
+                .into_shared(),
+        )
     }
 
     /// The table paths (f16 widening, f16 narrowing, f8 → f32) against the
@@ -245,22 +263,43 @@ mod tests {
         for t in SmallType::ALL.into_iter().filter(|t| t.is_float()) {
             let pats: Vec<u8> = (0..1u16 << t.bits()).map(|b| b as u8).collect();
             let a = small(t, pats.clone());
-            let Array::F32(f) = small_to_f32(&a).unwrap() else { panic!() };
+            let Array::F32(f) = small_to_f32(&a).unwrap() else {
+                panic!()
+            };
             for (&b, &v) in pats.iter().zip(f.iter()) {
                 let r = t.to_f64(b) as f32;
-                assert!(v.to_bits() == r.to_bits() || (v.is_nan() && r.is_nan()), "{t:?} {b}");
+                assert!(
+                    v.to_bits() == r.to_bits() || (v.is_nan() && r.is_nan()),
+                    "{t:?} {b}"
+                );
             }
             if ElemType::Small(t).compute() == ElemType::F16 {
-                let Array::F16(h) = widen(&a, Widen::Value).unwrap() else { panic!() };
+                let Array::F16(h) = widen(&a, Widen::Value).unwrap() else {
+                    panic!()
+                };
                 for (&b, &v) in pats.iter().zip(h.iter()) {
                     let r = t.to_f64(b);
-                    assert!(f64::from(v.to_f32()) == r || (v.is_nan() && r.is_nan()), "{t:?} {b}");
+                    assert!(
+                        f64::from(v.to_f32()) == r || (v.is_nan() && r.is_nan()),
+                        "{t:?} {b}"
+                    );
                 }
                 let all: Vec<half::f16> = (0..=u16::MAX).map(half::f16::from_bits).collect();
-                let wide = Array::F16(ArrayD::from_shape_vec(IxDyn(&[all.len()]), all.clone()).unwrap().into_shared());
-                let Array::Small(_, got) = convert_to_small(&wide, t).unwrap() else { panic!() };
+                let wide = Array::F16(
+                    ArrayD::from_shape_vec(IxDyn(&[all.len()]), all.clone())
+                        .unwrap()
+                        .into_shared(),
+                );
+                let Array::Small(_, got) = convert_to_small(&wide, t).unwrap() else {
+                    panic!()
+                };
                 for (&h, &g) in all.iter().zip(got.iter()) {
-                    assert_eq!(g, t.from_f32(h.to_f32()), "{t:?} from f16 {:#06x}", h.to_bits());
+                    assert_eq!(
+                        g,
+                        t.from_f32(h.to_f32()),
+                        "{t:?} from f16 {:#06x}",
+                        h.to_bits()
+                    );
                 }
             }
         }
@@ -273,7 +312,11 @@ mod tests {
         for t in SmallType::ALL.into_iter().filter(|t| t.is_int()) {
             let pats: Vec<u8> = (0..1u8 << t.bits()).collect();
             let a = small(t, pats.clone());
-            for (w, n) in [(Widen::Value, Narrow::Value), (Widen::Pattern, Narrow::Value), (Widen::High, Narrow::High)] {
+            for (w, n) in [
+                (Widen::Value, Narrow::Value),
+                (Widen::Pattern, Narrow::Value),
+                (Widen::High, Narrow::High),
+            ] {
                 let back = narrow(&widen(&a, w).unwrap(), t, n).unwrap();
                 let Array::Small(_, got) = back else { panic!() };
                 assert_eq!(got.iter().copied().collect::<Vec<_>>(), pats, "{t:?} {w:?}");

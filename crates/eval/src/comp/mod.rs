@@ -25,7 +25,10 @@ pub fn binary_op(c: &Comp) -> Option<(OpId, bool)> {
     }
     // No native kernel computes on a small type's bytes: its comps run as
     // written (spec/small_types.md §5).
-    if c.params.iter().any(|(_, t)| xlet_core::value::small::has_small(t)) {
+    if c.params
+        .iter()
+        .any(|(_, t)| xlet_core::value::small::has_small(t))
+    {
         return None;
     }
     let ExprKind::Op { id, args, .. } = &c.result.kind else {

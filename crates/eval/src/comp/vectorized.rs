@@ -207,7 +207,8 @@ impl Vectorized {
         }
         // The small types compute through their wider types op by op
         // (spec/small_types.md §5), which the fused engine does not do.
-        if params.iter().any(|e| e.small().is_some()) || xlet_core::value::small::has_small(&c.ret) {
+        if params.iter().any(|e| e.small().is_some()) || xlet_core::value::small::has_small(&c.ret)
+        {
             return None;
         }
         let mut b = Builder {

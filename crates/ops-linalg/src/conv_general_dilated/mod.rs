@@ -19,13 +19,13 @@ mod tests;
 
 use super::common::internal;
 use super::registry::{Checked, OpDef, OpId};
+use crate::small::widened;
 use check::{Conv, OpForm, PaddingForms};
 use geometry::Geometry;
 use half::{bf16, f16};
 use ndarray::IxDyn;
 use reference::Acc;
 use rules::{Rule, Rules};
-use crate::small::widened;
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::alloc;

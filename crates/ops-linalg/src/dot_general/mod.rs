@@ -15,8 +15,8 @@ mod tests;
 
 use super::index_dims::{self as idims, Dims, show};
 use super::registry::{Checked, OpDef, OpId};
-pub use kernel::{DotKernel, Plan, compute_type};
 use crate::small::widened;
+pub use kernel::{DotKernel, Plan, compute_type};
 use std::sync::Arc;
 use xlet_check::call::{Attr, CallCtx, Operand};
 use xlet_core::diag::Diag;
@@ -141,7 +141,11 @@ pub fn checked(lt: &ArrayType, rt: &ArrayType, d: &DotDims, result_elem: ElemTyp
         result: wide,
     };
     Checked {
-        kernel: widened(Arc::new(DotKernel { plan }), &[lt.elem, rt.elem], result.elem),
+        kernel: widened(
+            Arc::new(DotKernel { plan }),
+            &[lt.elem, rt.elem],
+            result.elem,
+        ),
         ty: Type::Array(result),
     }
 }
