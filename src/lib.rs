@@ -26,6 +26,7 @@ pub use xlet_syntax::ast;
 
 pub mod exit;
 pub mod feed;
+pub mod import;
 pub mod options;
 pub mod repl;
 pub mod replica;

@@ -2,6 +2,7 @@
 //! Exit codes: 0 success; 1 a failed assertion or runtime error; 2 a syntax or
 //! check error; 3 a usage or file error. Never a panic.
 
+mod module;
 mod run;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,22 @@ pub enum Command {
         /// After the run, print wall time per statement.
         #[arg(long)]
         profile: bool,
+        /// A module's arguments, in parameter order (.npy files; StableHLO modules only).
+        #[arg(long = "arg", value_name = "FILE.npy")]
+        args: Vec<PathBuf>,
+        /// Write a module's results to DIR/result0.npy, result1.npy, ...
+        #[arg(long = "out", value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print every intermediate value of a module with its source line.
+        #[arg(long)]
+        trace: bool,
+    },
+    /// Print a StableHLO module as an xlet program (spec/import.md).
+    Translate {
+        file: PathBuf,
+        /// The .npy files the printed program's parameters load (default argN.npy).
+        #[arg(long = "arg", value_name = "FILE.npy")]
+        args: Vec<PathBuf>,
     },
     /// Parse and type/shape-check only; exit 0 iff the program is well-typed.
     Check { file: Option<PathBuf> },
@@ -61,6 +78,7 @@ fn run() -> xlet::exit::Exit {
     }
     let script = match &cli.command {
         Some(Command::Run { file, .. } | Command::Check { file }) => file.as_deref(),
+        Some(Command::Translate { file, .. }) => Some(file.as_path()),
         Some(Command::Grad { file, .. }) => Some(file.as_path()),
         Some(Command::Repl) | None => None,
     };
@@ -70,7 +88,17 @@ fn run() -> xlet::exit::Exit {
         .filter(|dir| !dir.as_os_str().is_empty())
         .map(std::path::Path::to_path_buf);
     match cli.command {
-        Some(Command::Run { file, profile }) => run::run_file(file.as_deref(), &cli.opts, profile),
+        Some(Command::Run {
+            file,
+            profile,
+            args,
+            out,
+            trace,
+        }) => {
+            let m = module::ModuleRun { args, out, trace };
+            run::run_file(file.as_deref(), &cli.opts, profile, m)
+        }
+        Some(Command::Translate { file, args }) => module::translate_file(&file, &args, &cli.opts),
         Some(Command::Check { file }) => run::check_file(file.as_deref(), &cli.opts),
         Some(Command::Grad { file, comp }) => run::grad_source(Some(&file), &comp, &cli.opts),
         Some(Command::Repl) | None => xlet::repl::main(&cli_repl_options(&cli.opts)),

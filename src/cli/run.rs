@@ -20,14 +20,14 @@ macro_rules! err {
 
 /// Reads a script: a path, or stdin for `-` or no path (capped and UTF-8-checked
 /// by `xlet::source`, spec/commands.md §1.1).
-fn read_source(file: Option<&Path>) -> Result<(String, String), Exit> {
+pub(super) fn read_source(file: Option<&Path>) -> Result<(String, String), Exit> {
     xlet::source::read(file).map_err(|e| {
         err!("error: {e}");
         Exit::Usage
     })
 }
 
-fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> Exit {
+pub(super) fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> Exit {
     let color = !opts.no_color && std::io::stderr().is_terminal();
     let renderer = Renderer::new(name, src, color);
     let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
@@ -48,9 +48,9 @@ fn report(f: &Failure, name: &str, src: &str, opts: &Options) -> Exit {
     f.exit_code()
 }
 
-struct Printer {
-    opts: PrintOptions,
-    profile: Option<Vec<(Span, Duration)>>,
+pub(super) struct Printer {
+    pub(super) opts: PrintOptions,
+    pub(super) profile: Option<Vec<(Span, Duration)>>,
 }
 
 impl Output for Printer {
@@ -71,11 +71,23 @@ impl Output for Printer {
     }
 }
 
-pub fn run_file(file: Option<&Path>, opts: &Options, profile: bool) -> Exit {
+pub fn run_file(
+    file: Option<&Path>,
+    opts: &Options,
+    profile: bool,
+    m: super::module::ModuleRun,
+) -> Exit {
     let (name, src) = match read_source(file) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    if xlet::import::is_module(file, &src) {
+        return super::module::run_module(&name, &src, opts, &m);
+    }
+    if !m.args.is_empty() || m.out.is_some() || m.trace {
+        err!("error: --arg, --out and --trace are for modules (.mlir); {name} is an xlet script");
+        return Exit::Usage;
+    }
     if let Err(e) = opts.check_files() {
         err!("error: {e}");
         return Exit::Usage;

@@ -1,0 +1,592 @@
+//! A read module as an xlet program (spec/import.md §6): the entry function's
+//! body as top-level `let`s (so `--trace` and the REPL see every value), every
+//! other function and every region as a `comp`, check ops as `then`.
+//! The program is text that the ordinary parser and checker then verify, so
+//! an imported op is checked exactly as a hand-written one.
+
+mod attrs;
+mod check;
+mod ops;
+mod scope;
+
+use crate::error::{ImportError, Result};
+use crate::mlir::items::Region;
+use crate::mlir::module::{Func, Module};
+use crate::mlir::op::{Op, Use, normalize};
+use crate::mlir::types::parse_type;
+use scope::{Bound, Scopes};
+use std::collections::{HashMap, HashSet};
+use xlet_core::span::Span;
+use xlet_core::types::Type;
+
+/// One statement of the translated program and the module text it comes from.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub text: String,
+    pub span: Span,
+    /// The name a top-level `let` binds (what `--trace` prints).
+    pub binds: Option<String>,
+}
+
+/// The translated program.
+#[derive(Clone, Debug, Default)]
+pub struct Translation {
+    /// The entry function's parameters: xlet name, type.
+    pub params: Vec<(String, Type)>,
+    pub stmts: Vec<Stmt>,
+    /// The names bound to the entry function's results, in order.
+    pub results: Vec<(String, Type)>,
+    /// The entry function's name in the module.
+    pub entry: String,
+    /// `mhlo.num_replicas`, when the module sets it.
+    pub replicas: Option<usize>,
+}
+
+impl Translation {
+    /// The program as one text: the statements in order, one per line or block.
+    pub fn body_text(&self) -> String {
+        let mut s = String::new();
+        for st in &self.stmts {
+            s.push_str(&st.text);
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// What the entry function's signature needs from a function of the module.
+#[derive(Clone, Debug)]
+struct FuncSig {
+    comp: String,
+    results: Vec<Type>,
+}
+
+pub(crate) struct Cx {
+    /// Reserved words, comp names and top-level names.
+    used: HashSet<String>,
+    /// Every local name given in any comp (new comps avoid them).
+    all_locals: HashSet<String>,
+    stmts: Vec<Stmt>,
+    funcs: HashMap<String, FuncSig>,
+    scopes: Scopes,
+    /// Counts the comps made for regions, for their names.
+    regions_made: usize,
+}
+
+/// The lines of a comp's body being written (or, at the top level, nothing:
+/// statements go straight to the program).
+pub(crate) struct Body {
+    top: bool,
+    lines: Vec<String>,
+    ret: Option<(Vec<String>, Vec<Option<Type>>)>,
+}
+
+pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
+    let _ = whole;
+    let mut t = Translation::default();
+    let replicas = m
+        .attrs
+        .iter()
+        .find(|(k, _)| k == "mhlo.num_replicas")
+        .and_then(|(_, v)| v.int());
+    t.replicas = replicas.map(|r| r.max(1) as usize);
+    if let Some(p) = m
+        .attrs
+        .iter()
+        .find(|(k, _)| k == "mhlo.num_partitions")
+        .and_then(|(_, v)| v.int())
+        && p > 1
+    {
+        let span = m.funcs.first().map_or(0..0, |f| f.span.clone());
+        return Err(ImportError::unsupported(
+            span,
+            format!("mhlo.num_partitions = {p}: xlet runs replicas, not partitions (SPMD)"),
+        ));
+    }
+    let Some(entry) = m
+        .funcs
+        .iter()
+        .find(|f| f.name == "main")
+        .or_else(|| m.funcs.first())
+    else {
+        return Err(ImportError::at(0..0, "the module has no function".into()));
+    };
+    let mut cx = Cx {
+        used: scope::reserved(),
+        all_locals: HashSet::new(),
+        stmts: vec![],
+        funcs: HashMap::new(),
+        scopes: Scopes::default(),
+        regions_made: 0,
+    };
+    // Every function gets its comp name first: functions may call ones defined later.
+    for f in &m.funcs {
+        let comp = cx.fresh_comp(&f.name);
+        cx.funcs.insert(
+            f.name.clone(),
+            FuncSig {
+                comp,
+                results: f.results.clone(),
+            },
+        );
+    }
+    // Comps in an order where each is defined before its callers.
+    let order = call_order(m)?;
+    for name in order {
+        if name == entry.name {
+            continue;
+        }
+        if let Some(f) = m.funcs.iter().find(|f| f.name == name) {
+            cx.func_comp(f)?;
+        }
+    }
+    t.entry = entry.name.clone();
+    cx.scopes.push(true);
+    for (n, ty) in &entry.params {
+        let x = cx.fresh(n);
+        cx.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
+        t.params.push((x, ty.clone()));
+    }
+    let mut body = Body {
+        top: true,
+        lines: vec![],
+        ret: None,
+    };
+    for raw in &entry.body.ops {
+        let op = normalize(raw.clone())?;
+        cx.emit_op(&op, &mut body)?;
+    }
+    if let Some((exprs, tys)) = body.ret.take() {
+        for (i, (e, ty)) in exprs.iter().zip(tys).enumerate() {
+            let ty = ty.or_else(|| entry.results.get(i).cloned());
+            let name = cx.fresh(&format!("result{i}"));
+            let ann = ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default();
+            cx.stmts.push(Stmt {
+                text: format!("let {name}{ann} = {e}"),
+                span: entry.span.clone(),
+                binds: None,
+            });
+            t.results.push((name, ty.unwrap_or(Type::Tuple(vec![]))));
+        }
+    }
+    t.stmts = cx.stmts;
+    Ok(t)
+}
+
+/// The functions in an order where each comes after the ones it calls; a
+/// recursive call is an error (XLA has no recursion).
+fn call_order(m: &Module) -> Result<Vec<String>> {
+    let mut calls: HashMap<&str, Vec<(String, Span)>> = HashMap::new();
+    for f in &m.funcs {
+        let mut c = vec![];
+        callees(&f.body, &mut c);
+        calls.insert(&f.name, c);
+    }
+    let mut done: Vec<String> = vec![];
+    let mut visiting: HashSet<String> = HashSet::new();
+    fn visit(
+        n: &str,
+        calls: &HashMap<&str, Vec<(String, Span)>>,
+        done: &mut Vec<String>,
+        visiting: &mut HashSet<String>,
+        depth: usize,
+    ) -> Result<()> {
+        if done.iter().any(|d| d == n) {
+            return Ok(());
+        }
+        visiting.insert(n.to_string());
+        for (c, sp) in calls.get(n).into_iter().flatten() {
+            if visiting.contains(c) || depth > 1000 {
+                return Err(ImportError::unsupported(
+                    sp.clone(),
+                    format!("a recursive call of @{c}"),
+                ));
+            }
+            if calls.contains_key(c.as_str()) {
+                visit(c, calls, done, visiting, depth + 1)?;
+            } else {
+                return Err(ImportError::at(
+                    sp.clone(),
+                    format!("no function @{c} in the module"),
+                ));
+            }
+        }
+        visiting.remove(n);
+        done.push(n.to_string());
+        Ok(())
+    }
+    for f in &m.funcs {
+        visit(&f.name, &calls, &mut done, &mut visiting, 0)?;
+    }
+    Ok(done)
+}
+
+fn callees(r: &Region, out: &mut Vec<(String, Span)>) {
+    for op in &r.ops {
+        if matches!(
+            op.name.as_str(),
+            "func.call" | "call" | "stablehlo.composite"
+        ) {
+            for it in &op.items {
+                if let crate::mlir::items::Item::Tok(t) = it
+                    && let crate::mlir::lexer::Tok::Symbol(s) = &t.tok
+                {
+                    out.push((s.clone(), op.span.clone()));
+                }
+            }
+        }
+        for it in &op.items {
+            scope::regions_in(it, &mut |r| callees(r, out));
+        }
+    }
+}
+
+impl Cx {
+    /// A new xlet name for the module's `name` in the current scope: `%0` is
+    /// `v0`, `%cst` `cst`; taken names get a `_N` suffix. A local avoids the
+    /// comps' names and the top level's; names may repeat across comps.
+    pub(crate) fn fresh(&mut self, name: &str) -> String {
+        let top = self.scopes.is_top();
+        let n = {
+            let scope = self.scopes.names();
+            pick(name, |n| {
+                self.used.contains(n) || scope.is_some_and(|s| s.contains(n))
+            })
+        };
+        self.all_locals.insert(n.clone());
+        if top {
+            self.used.insert(n.clone());
+        }
+        self.scopes.take_name(&n);
+        n
+    }
+
+    /// A new comp name: unlike every name given so far.
+    pub(crate) fn fresh_comp(&mut self, name: &str) -> String {
+        let n = pick(name, |n| {
+            self.used.contains(n) || self.all_locals.contains(n)
+        });
+        self.used.insert(n.clone());
+        n
+    }
+
+    /// A use of a value as an expression.
+    pub(crate) fn value(&self, u: &Use) -> Result<String> {
+        let Some((b, visible)) = self.scopes.find(&u.name) else {
+            return Err(ImportError::at(
+                u.span.clone(),
+                format!("%{} is used before it is defined", u.name),
+            ));
+        };
+        if !visible {
+            return Err(ImportError::unsupported(
+                u.span.clone(),
+                format!("%{} is captured from an enclosing region here", u.name),
+            ));
+        }
+        b.expr(u.index).ok_or_else(|| {
+            ImportError::at(
+                u.span.clone(),
+                format!("%{} has no result #{}", u.name, u.index.unwrap_or(0)),
+            )
+        })
+    }
+
+    pub(crate) fn value_type(&self, u: &Use) -> Option<Type> {
+        let (b, _) = self.scopes.find(&u.name)?;
+        b.type_of(u.index)
+    }
+
+    pub(crate) fn values(&self, us: &[Use]) -> Result<Vec<String>> {
+        us.iter().map(|u| self.value(u)).collect()
+    }
+
+    /// A non-entry function as a comp.
+    fn func_comp(&mut self, f: &Func) -> Result<()> {
+        let sig =
+            self.funcs.get(&f.name).cloned().ok_or_else(|| {
+                ImportError::at(f.span.clone(), format!("@{} is not known", f.name))
+            })?;
+        let params: Vec<(String, Type)> = f.params.clone();
+        let text = self.comp_text(
+            &sig.comp,
+            &params,
+            &f.body,
+            Some(&f.results),
+            f.span.clone(),
+            false,
+        )?;
+        self.stmts.push(Stmt {
+            text,
+            span: f.span.clone(),
+            binds: None,
+        });
+        Ok(())
+    }
+
+    /// The text of `comp NAME(params) -> T { body }` for `region` whose block
+    /// arguments are `params` (names from the module). With `tuple_param`, the
+    /// comp takes one tuple and unpacks it (While's state).
+    pub(crate) fn comp_text(
+        &mut self,
+        comp: &str,
+        params: &[(String, Type)],
+        region: &Region,
+        results: Option<&[Type]>,
+        span: Span,
+        tuple_param: bool,
+    ) -> Result<String> {
+        self.scopes.push(false);
+        let out = self.comp_text_in_scope(comp, params, region, results, span, tuple_param);
+        self.scopes.pop();
+        out
+    }
+
+    fn comp_text_in_scope(
+        &mut self,
+        comp: &str,
+        params: &[(String, Type)],
+        region: &Region,
+        results: Option<&[Type]>,
+        span: Span,
+        tuple_param: bool,
+    ) -> Result<String> {
+        let mut head = vec![];
+        let mut lines = vec![];
+        if tuple_param {
+            let t = self.fresh("state");
+            let tys: Vec<Type> = params.iter().map(|(_, t)| t.clone()).collect();
+            head.push(format!("{t}: {}", Type::Tuple(tys)));
+            for (i, (n, ty)) in params.iter().enumerate() {
+                let x = self.fresh(n);
+                lines.push(format!("let {x}: {ty} = GetTupleElement({t}, {i})"));
+                self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
+            }
+        } else {
+            for (n, ty) in params {
+                let x = self.fresh(n);
+                head.push(format!("{x}: {ty}"));
+                self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
+            }
+        }
+        let mut body = Body {
+            top: false,
+            lines,
+            ret: None,
+        };
+        for raw in &region.ops {
+            let op = normalize(raw.clone())?;
+            self.emit_op(&op, &mut body)?;
+        }
+        let Some((exprs, tys)) = body.ret else {
+            return Err(ImportError::at(span, "the region has no return".into()));
+        };
+        let tys: Vec<Type> = match results {
+            Some(r) if r.len() == exprs.len() => r.to_vec(),
+            _ => tys.into_iter().collect::<Option<Vec<_>>>().ok_or_else(|| {
+                ImportError::at(
+                    span.clone(),
+                    "the types this region returns are not written".into(),
+                )
+            })?,
+        };
+        let (ret_ty, ret) = match exprs.len() {
+            1 => (tys[0].to_string(), exprs[0].clone()),
+            _ => (Type::Tuple(tys).to_string(), tuple_expr(&exprs)),
+        };
+        let mut s = format!("comp {comp}({}) -> {ret_ty} {{\n", head.join(", "));
+        for l in &body.lines {
+            s.push_str("  ");
+            s.push_str(l);
+            s.push('\n');
+        }
+        s.push_str("  ");
+        s.push_str(&ret);
+        s.push_str("\n}");
+        Ok(s)
+    }
+
+    /// A region as a new comp (its block arguments typed `arg_types` when the
+    /// block does not say), defined before the statement that uses it.
+    pub(crate) fn region_comp(
+        &mut self,
+        hint: &str,
+        region: &Region,
+        arg_types: &[Type],
+        tuple_param: bool,
+    ) -> Result<String> {
+        self.regions_made += 1;
+        let comp = self.fresh_comp(hint);
+        let mut params = vec![];
+        for (i, (n, items)) in region.args.iter().enumerate() {
+            let ty = if items.is_empty() {
+                arg_types.get(i).cloned().ok_or_else(|| {
+                    ImportError::at(
+                        region.span.clone(),
+                        format!("the type of block argument %{n} is not written"),
+                    )
+                })?
+            } else {
+                parse_type(items, items[0].span())?
+            };
+            params.push((n.clone(), ty));
+        }
+        let text = self.comp_text(
+            &comp,
+            &params,
+            region,
+            None,
+            region.span.clone(),
+            tuple_param,
+        )?;
+        self.stmts.push(Stmt {
+            text,
+            span: region.span.clone(),
+            binds: None,
+        });
+        Ok(comp)
+    }
+
+    /// Binds the op's results to `expr`; `ty` the types (several for a tuple).
+    pub(crate) fn define(&mut self, op: &Op, expr: String, body: &mut Body) {
+        let tys = &op.out_types;
+        let count = op.result_count();
+        if count == 0 {
+            let n = self.fresh("effect");
+            self.line(body, format!("let {n} = {expr}"), op.span.clone(), None);
+            return;
+        }
+        let ann = |tys: &[Type]| -> String {
+            match tys.len() {
+                0 => String::new(),
+                1 if count == 1 => format!(": {}", tys[0]),
+                n if n == count => format!(": {}", Type::Tuple(tys.to_vec())),
+                _ => String::new(),
+            }
+        };
+        if count == 1 {
+            let (mname, _) = &op.results[0];
+            let x = self.fresh(mname);
+            self.line(
+                body,
+                format!("let {x}{} = {expr}", ann(tys)),
+                op.span.clone(),
+                Some(x.clone()),
+            );
+            self.scopes
+                .bind(mname, Bound::value(&x, tys.first().cloned()));
+        } else if op.results.len() == 1 {
+            let (mname, _) = &op.results[0];
+            let x = self.fresh(mname);
+            self.line(
+                body,
+                format!("let {x}{} = {expr}", ann(tys)),
+                op.span.clone(),
+                Some(x.clone()),
+            );
+            self.scopes
+                .bind(mname, Bound::tuple(&x, count, tys.to_vec()));
+        } else {
+            let joined: Vec<&str> = op.results.iter().map(|(n, _)| n.as_str()).collect();
+            let t = self.fresh(&joined.join("_"));
+            self.line(
+                body,
+                format!("let {t}{} = {expr}", ann(tys)),
+                op.span.clone(),
+                Some(t.clone()),
+            );
+            for (i, (mname, _)) in op.results.iter().enumerate() {
+                let x = self.fresh(mname);
+                let ty = tys.get(i).cloned();
+                let a = ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default();
+                self.line(
+                    body,
+                    format!("let {x}{a} = GetTupleElement({t}, {i})"),
+                    op.span.clone(),
+                    Some(x.clone()),
+                );
+                self.scopes.bind(mname, Bound::value(&x, ty));
+            }
+        }
+    }
+
+    pub(crate) fn line(
+        &mut self,
+        body: &mut Body,
+        text: String,
+        span: Span,
+        binds: Option<String>,
+    ) {
+        if body.top {
+            self.stmts.push(Stmt { text, span, binds });
+        } else {
+            body.lines.push(text);
+        }
+    }
+
+    /// One op of a body.
+    fn emit_op(&mut self, op: &Op, body: &mut Body) -> Result<()> {
+        match op.name.as_str() {
+            "stablehlo.return" | "func.return" | "return" => {
+                let exprs = self.values(&op.operands)?;
+                let tys: Vec<Option<Type>> = op
+                    .operands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, u)| op.out_types.get(i).cloned().or_else(|| self.value_type(u)))
+                    .collect();
+                body.ret = Some((exprs, tys));
+                Ok(())
+            }
+            n if n.starts_with("check.") => check::emit(self, op, body),
+            "stablehlo.custom_call"
+                if custom_call_target(op).is_some_and(|t| t.starts_with("check.")) =>
+            {
+                check::emit(self, op, body)
+            }
+            _ => {
+                let expr = ops::expr(self, op)?;
+                self.define(op, expr, body);
+                Ok(())
+            }
+        }
+    }
+}
+
+pub(crate) fn custom_call_target(op: &Op) -> Option<String> {
+    match op.attr("callee").or_else(|| op.attr("call_target_name"))? {
+        crate::mlir::attr::Attr::Symbol(s) | crate::mlir::attr::Attr::Str(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// `name` made an xlet identifier, with a `_N` suffix while `taken`.
+fn pick(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut base: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if base.is_empty() || !base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        base = format!("v{base}");
+    }
+    let mut n = base.clone();
+    let mut k = 1;
+    while taken(&n) || taken(&n.to_ascii_lowercase()) {
+        n = format!("{base}_{k}");
+        k += 1;
+    }
+    n
+}
+
+pub(crate) fn tuple_expr(exprs: &[String]) -> String {
+    match exprs.len() {
+        1 => format!("({},)", exprs[0]),
+        _ => format!("({})", exprs.join(", ")),
+    }
+}

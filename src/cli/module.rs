@@ -1,0 +1,238 @@
+//! `xlet run MODULE.mlir` and `xlet translate MODULE.mlir` (spec/import.md §1).
+
+use super::Options;
+use super::run::{Printer, report};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use xlet::diag::{LineIndex, Renderer};
+use xlet::exit::Exit;
+use xlet::import::{Part, bind_args, fail, locate_failure, results, translate};
+use xlet::print::{PrintOptions, format_value};
+use xlet::value::Value;
+
+macro_rules! err {
+    ($($t:tt)*) => {{ let _ = writeln!(std::io::stderr().lock(), $($t)*); }};
+}
+
+/// What `xlet run` was told about a module.
+pub struct ModuleRun {
+    pub args: Vec<PathBuf>,
+    pub out: Option<PathBuf>,
+    pub trace: bool,
+}
+
+fn render(d: &xlet::diag::Diag, name: &str, src: &str, opts: &Options) {
+    let color = !opts.no_color && std::io::stderr().is_terminal();
+    let _ = write!(
+        std::io::stderr().lock(),
+        "{}",
+        Renderer::new(name, src, color).render(d)
+    );
+}
+
+pub fn run_module(name: &str, src: &str, opts: &Options, m: &ModuleRun) -> Exit {
+    let parts = match translate(src) {
+        Ok(p) => p,
+        Err(d) => {
+            render(&d, name, src, opts);
+            return Exit::Check;
+        }
+    };
+    let _ = ctrlc::set_handler(xlet_core::config::raise_interrupt);
+    if parts.len() > 1 && (!m.args.is_empty() || m.out.is_some()) {
+        err!(
+            "error: {name} holds {} programs (split by `// -----`); --arg and --out need one",
+            parts.len()
+        );
+        return Exit::Usage;
+    }
+    let mut worst = Exit::Ok;
+    let many = parts.len() > 1;
+    let lines = LineIndex::new(src);
+    for part in &parts {
+        let code = run_part(name, src, opts, m, part, &lines);
+        if many {
+            let (line, _) = lines.line_col(
+                src,
+                part.translation.stmts.first().map_or(0, |s| s.span.start),
+            );
+            let verdict = if code == Exit::Ok { "ok" } else { "FAILED" };
+            println!("{name}:{line}: @{}: {verdict}", part.translation.entry);
+        }
+        if code != Exit::Ok && (worst == Exit::Ok || code == Exit::Interrupted) {
+            worst = code;
+        }
+        if code == Exit::Interrupted {
+            break;
+        }
+    }
+    worst
+}
+
+fn run_part(
+    name: &str,
+    src: &str,
+    opts: &Options,
+    m: &ModuleRun,
+    part: &Part,
+    lines: &LineIndex,
+) -> Exit {
+    let mut session = match opts.session() {
+        Ok(s) => s,
+        Err(e) => {
+            err!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    let t = &part.translation;
+    if let Some(r) = t.replicas
+        && r > 1
+    {
+        err!(
+            "error: the module sets mhlo.num_replicas = {r}; run it with --replicas is not supported for modules yet"
+        );
+        return Exit::Usage;
+    }
+    if let Err(e) = bind_args(&mut session, t, &m.args) {
+        err!("error: {e}");
+        return Exit::Check;
+    }
+    let print = PrintOptions {
+        full: opts.full,
+        ..Default::default()
+    };
+    let mut out = Printer {
+        opts: print.clone(),
+        profile: None,
+    };
+    // Checked whole first: a module that fails to check runs nothing.
+    if let Err(f) = session.check(&part.text) {
+        return report(&locate_failure(part, f), name, src, opts);
+    }
+    let outcome = if m.trace {
+        trace(&mut session, part, &mut out, src, lines, &print)
+    } else {
+        session
+            .run(&part.text, &mut out)
+            .map_err(|f| locate_failure(part, f))
+    };
+    if let Err(f) = outcome {
+        let code = report(&f, name, src, opts);
+        let interrupted = f
+            .diags
+            .iter()
+            .any(|d| d.code.is(&xlet_core::diag::Rule::Interrupted));
+        return if interrupted { Exit::Interrupted } else { code };
+    }
+    let values = results(&session, t);
+    {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        for v in &values {
+            let _ = writeln!(stdout, "{}", format_value(v, &print));
+        }
+    }
+    if let Some(dir) = &m.out
+        && let Err(e) = write_results(dir, &values)
+    {
+        err!("error: {e}");
+        return Exit::Usage;
+    }
+    Exit::Ok
+}
+
+/// Runs the statements one by one, printing each bound value with its line.
+fn trace(
+    session: &mut xlet::session::Session,
+    part: &Part,
+    out: &mut Printer,
+    src: &str,
+    lines: &LineIndex,
+    print: &PrintOptions,
+) -> Result<(), xlet::session::Failure> {
+    for st in &part.translation.stmts {
+        if let Err(f) = session.run(&st.text, out) {
+            return Err(xlet::session::Failure {
+                stage: f.stage,
+                diags: f
+                    .diags
+                    .into_iter()
+                    .map(|mut d| {
+                        d.span = st.span.clone();
+                        d
+                    })
+                    .collect(),
+            });
+        }
+        if let Some(n) = &st.binds
+            && let Some(v) = session.env.values.get(n)
+        {
+            let (line, _) = lines.line_col(src, st.span.start);
+            let _ = writeln!(
+                std::io::stdout().lock(),
+                "line {line}: {n} = {}",
+                format_value(v, print)
+            );
+        }
+    }
+    let _ = fail;
+    Ok(())
+}
+
+/// `DIR/result0.npy`, ... (a tuple result flattened in order).
+fn write_results(dir: &Path, values: &[Value]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut flat = vec![];
+    fn flatten<'a>(v: &'a Value, out: &mut Vec<&'a xlet::value::Array>) {
+        match v {
+            Value::Array(a) => out.push(a),
+            Value::Tuple(vs) => vs.iter().for_each(|v| flatten(v, out)),
+        }
+    }
+    for v in values {
+        flatten(v, &mut flat);
+    }
+    for (i, a) in flat.iter().enumerate() {
+        let p = dir.join(format!("result{i}.npy"));
+        xlet::npy::write(&p, a).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(())
+}
+
+/// `xlet translate MODULE`: the program, with its parameters loaded from files.
+pub fn translate_file(file: &Path, args: &[PathBuf], opts: &Options) -> Exit {
+    let (name, src) = match super::run::read_source(Some(file)) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let parts = match translate(&src) {
+        Ok(p) => p,
+        Err(d) => {
+            render(&d, &name, &src, opts);
+            return Exit::Check;
+        }
+    };
+    let mut s = String::new();
+    s.push_str(&format!(
+        "// {name}, translated by xlet translate (spec/import.md)\n"
+    ));
+    for (k, part) in parts.iter().enumerate() {
+        let t = &part.translation;
+        if parts.len() > 1 {
+            s.push_str(&format!("\n// ----- part {}: @{}\n", k + 1, t.entry));
+        }
+        for (i, (n, ty)) in t.params.iter().enumerate() {
+            let file = args
+                .get(i)
+                .map_or_else(|| format!("arg{i}.npy"), |p| p.display().to_string());
+            s.push_str(&format!("let {n}: {ty} = LoadNpy({file:?})\n"));
+        }
+        s.push_str(&part.text);
+        if !t.results.is_empty() {
+            let names: Vec<&str> = t.results.iter().map(|(n, _)| n.as_str()).collect();
+            s.push_str(&names.join("\n"));
+            s.push('\n');
+        }
+    }
+    let _ = std::io::stdout().lock().write_all(s.as_bytes());
+    Exit::Ok
+}

@@ -1,0 +1,178 @@
+//! Running programs from elsewhere (spec/import.md): a StableHLO module is
+//! translated into an xlet program (`xlet_import`), its parameters are bound
+//! from `.npy` files, and the program is checked and run by a session like
+//! any script. Diagnostics about the translated program are shown at the
+//! module's line that produced the statement.
+
+use crate::session::{Failure, Session};
+use std::path::Path;
+use xlet_core::diag::{Diag, Stage};
+use xlet_core::span::Span;
+use xlet_core::value::Value;
+use xlet_import::{ImportError, Translation};
+
+/// Does this text look like a module rather than an xlet script?
+pub fn is_module(path: Option<&Path>, text: &str) -> bool {
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    if matches!(ext, Some("mlir" | "hlo")) {
+        return true;
+    }
+    if matches!(ext, Some("xlet")) {
+        return false;
+    }
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"));
+    first.is_some_and(|l| {
+        l.starts_with("module") || l.starts_with("func.func") || l.starts_with("HloModule")
+    })
+}
+
+/// One translated program (one `// -----` part of the file) and where its
+/// statements sit in the program text.
+pub struct Part {
+    pub translation: Translation,
+    /// The program text: the parameters' bindings excluded (they are bound as values).
+    pub text: String,
+    /// For each statement, its byte range in `text`.
+    offsets: Vec<Span>,
+}
+
+impl Part {
+    /// A diagnostic about the program text, moved to the module line its
+    /// statement came from (with the statement shown as a note).
+    pub fn locate(&self, mut d: Diag) -> Diag {
+        let Some(i) = self
+            .offsets
+            .iter()
+            .position(|r| r.contains(&d.span.start) || r.end == d.span.start)
+        else {
+            return d;
+        };
+        let st = &self.translation.stmts[i];
+        let shown: String = st
+            .text
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(160)
+            .collect();
+        d.span = st.span.start..(st.span.start + 1).max(line_end(st.span.clone()));
+        d.secondary.clear();
+        d.notes.push(format!(
+            "in the translated statement `{shown}` (see `xlet translate`)"
+        ));
+        d
+    }
+}
+
+fn line_end(s: Span) -> usize {
+    s.end
+}
+
+/// Translates every part of a module file.
+pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
+    if xlet_import::detect(text) == xlet_import::Format::Hlo {
+        return Err(ImportError::unsupported(
+            0..text.find('\n').unwrap_or(text.len()).min(text.len()),
+            "HLO text (`HloModule`): xlet reads StableHLO text so far".into(),
+        )
+        .with_help("print the StableHLO form with `jax.jit(f).lower(...).as_text()`")
+        .0);
+    }
+    let mut parts = vec![];
+    for (base, part) in xlet_import::split_parts(text) {
+        if part
+            .trim()
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim().starts_with("//"))
+        {
+            continue;
+        }
+        let t = xlet_import::translate_mlir(part, base, text).map_err(|e| e.0)?;
+        let mut s = String::new();
+        let mut offsets = vec![];
+        for st in &t.stmts {
+            let start = s.len();
+            s.push_str(&st.text);
+            offsets.push(start..s.len());
+            s.push('\n');
+        }
+        parts.push(Part {
+            translation: t,
+            text: s,
+            offsets,
+        });
+    }
+    Ok(parts)
+}
+
+/// Binds the entry function's parameters to arrays read from `.npy` files.
+pub fn bind_args(
+    session: &mut Session,
+    t: &Translation,
+    args: &[std::path::PathBuf],
+) -> Result<(), String> {
+    if args.len() != t.params.len() {
+        let want: Vec<String> = t
+            .params
+            .iter()
+            .map(|(n, ty)| format!("{n}: {ty}"))
+            .collect();
+        return Err(format!(
+            "@{} takes {} argument{} ({}); {} --arg file{} given",
+            t.entry,
+            t.params.len(),
+            if t.params.len() == 1 { "" } else { "s" },
+            want.join(", "),
+            args.len(),
+            if args.len() == 1 { " was" } else { "s were" },
+        ));
+    }
+    for ((name, ty), path) in t.params.iter().zip(args) {
+        let a = xlet_npy::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let v = Value::Array(a);
+        let got = v.ty();
+        if &got != ty {
+            return Err(format!(
+                "{}: parameter `{name}` of @{} is {ty}, but the file holds {got}",
+                path.display(),
+                t.entry
+            ));
+        }
+        session.types.globals.insert(name.clone(), ty.clone());
+        session.env.values.insert(name.clone(), v);
+    }
+    Ok(())
+}
+
+/// Moves every diagnostic of a failure to the module's lines.
+pub fn locate_failure(part: &Part, f: Failure) -> Failure {
+    Failure {
+        stage: f.stage,
+        diags: f.diags.into_iter().map(|d| part.locate(d)).collect(),
+    }
+}
+
+/// The values of the entry function's results after a run, in order (a
+/// tuple result is one value).
+pub fn results(session: &Session, t: &Translation) -> Vec<Value> {
+    t.results
+        .iter()
+        .filter_map(|(n, _)| session.env.values.get(n).cloned())
+        .collect()
+}
+
+/// A diagnostic as a failure of its stage.
+pub fn fail(d: Diag) -> Failure {
+    let stage = match d.stage {
+        Stage::Runtime => Stage::Runtime,
+        s => s,
+    };
+    Failure {
+        stage,
+        diags: vec![d],
+    }
+}
