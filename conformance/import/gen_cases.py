@@ -551,9 +551,12 @@ def ops_summary(names):
     out += ["", "# ops printed in generic form (\"stablehlo.op\"(...) <{...}> ({...})), occurrences:"]
     for op in sorted(generic):
         out.append(f"      {generic[op]:5d}  {op}")
-    calls = sum((HERE / n / f"{n}.mlir").read_text().count(" call @") for n in names)
-    funcs = sum((HERE / n / f"{n}.mlir").read_text().count("func.func private") for n in names)
-    out += ["", f"# func.call (printed `call @f`): {calls} occurrences; private functions: {funcs}"]
+    texts = [(HERE / n / f"{n}.mlir").read_text() for n in names]
+    calls = sum(t.count(" call @") for t in texts)
+    fcalls = sum(t.count("func.call @") for t in texts)
+    funcs = sum(t.count("func.func private") for t in texts)
+    out += ["", f"# func.call: {calls} printed `call @f`, {fcalls} printed `func.call @f` (inside"
+            f" stablehlo.while bodies); private functions: {funcs}"]
     return "\n".join(out) + "\n"
 
 
