@@ -109,7 +109,9 @@ fn read_body(op: &mut Op, body: &[Item]) -> Result<()> {
         match item {
             Item::Group {
                 open: '(', items, ..
-            } if !operands_read && !has_region(items) => {
+            } if !has_region(items) && (!operands_read || i > 0 && body[i - 1].is_punct(",")) => {
+                // A second group after a comma: the variadic pretty reduce's
+                // `(%x init: %c), (%y init: %d)`.
                 operand_group(op, items)?;
                 operands_read = true;
             }

@@ -1,0 +1,183 @@
+//! The import conformance runner (spec/import.md §9): one trial per
+//! `conformance/import/CASE/CASE.mlir` (JAX-lowered modules with their
+//! arguments and jax's results, written by `conformance/import/gen_cases.py`)
+//! and one per `conformance/import_ops/*.mlir` (hand-written modules whose
+//! `check.*` ops are the assertions).
+//!
+//! A case module is translated, checked and run in process; each result is
+//! compared with `expectedN.npy` by xlet's own assertion (`==`, NaN matching
+//! NaN, or `~= within TOL` from `tol.txt`), on values jax computed.
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use xlet::eval::Output;
+use xlet::import::{Part, bind_args, locate_failure, results, translate};
+use xlet::ir;
+use xlet::value::Value;
+
+struct Quiet;
+
+impl Output for Quiet {
+    fn print(&mut self, _value: &Value, _expr: &ir::Expr) {}
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    let mut trials = vec![];
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(root.join("import"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    cases.sort();
+    // Cases that need an op the importer refuses today: each must still be
+    // refused as unsupported (and is taken off the list once it passes).
+    let pending: Vec<String> = std::fs::read_to_string(root.join("import/PENDING.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    for dir in cases {
+        let name = dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_string();
+        if !dir.join("expected0.npy").is_file() {
+            continue; // mlp256: arguments only, for the benchmarks.
+        }
+        let pending = pending.contains(&name);
+        trials.push(Trial::test(format!("import/{name}"), move || {
+            match (case(&dir, &name), pending) {
+                (r, false) => r,
+                (Ok(()), true) => Err(format!(
+                    "{name} now passes: take it off conformance/import/PENDING.txt"
+                )
+                .into()),
+                (Err(e), true) if e.message().is_some_and(|m| m.contains("[unsupported]")) => {
+                    Ok(())
+                }
+                (Err(e), true) => Err(format!(
+                    "{name} is pending an op, but failed otherwise: {}",
+                    e.message().unwrap_or("")
+                )
+                .into()),
+            }
+        }));
+    }
+    let mut ops: Vec<PathBuf> = std::fs::read_dir(root.join("import_ops"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    ops.retain(|p| p.extension().is_some_and(|e| e == "mlir"));
+    ops.sort();
+    for file in ops {
+        let name = file
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_string();
+        trials.push(Trial::test(format!("import_ops/{name}"), move || {
+            checks(&file)
+        }));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn read(path: &Path) -> Result<String, Failed> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+fn render(f: &xlet::session::Failure, name: &str, src: &str) -> String {
+    f.diags
+        .iter()
+        .map(|d| xlet::diag::render(d, name, src, false))
+        .collect()
+}
+
+/// Translates and checks one part, runs it; the session holds its values.
+fn run_part(
+    part: &Part,
+    src: &str,
+    name: &str,
+    args: &[PathBuf],
+) -> Result<xlet::session::Session, Failed> {
+    let mut s = xlet::session::Session::default();
+    bind_args(&mut s, &part.translation, args)?;
+    s.run(&part.text, &mut Quiet)
+        .map_err(|f| render(&locate_failure(part, f), name, src))?;
+    Ok(s)
+}
+
+fn case(dir: &Path, name: &str) -> Result<(), Failed> {
+    let file = dir.join(format!("{name}.mlir"));
+    let src = read(&file)?;
+    let parts = translate(&src)
+        .map_err(|d| xlet::diag::render(&d, &file.display().to_string(), &src, false))?;
+    let [part] = parts.as_slice() else {
+        return Err("a case module is one program".into());
+    };
+    let mut args = vec![];
+    for i in 0.. {
+        let p = dir.join(format!("arg{i}.npy"));
+        if !p.is_file() {
+            break;
+        }
+        args.push(p);
+    }
+    let mut s = run_part(part, &src, &file.display().to_string(), &args)?;
+    let mut flat = vec![];
+    for v in results(&s, &part.translation) {
+        flatten(v, &mut flat);
+    }
+    let tol = std::fs::read_to_string(dir.join("tol.txt"))
+        .ok()
+        .map(|t| t.trim().to_string());
+    for (i, v) in flat.into_iter().enumerate() {
+        let expected = dir.join(format!("expected{i}.npy"));
+        if !expected.is_file() {
+            return Err(format!("result {i} has no expected{i}.npy").into());
+        }
+        let float = v
+            .ty()
+            .as_array()
+            .is_some_and(|a| a.elem.is_float() || a.elem.is_complex());
+        let got = format!("got_result_{i}");
+        s.types.globals.insert(got.clone(), v.ty());
+        s.env.values.insert(got.clone(), v);
+        let assertion = match tol.as_ref().filter(|_| float) {
+            Some(t) => format!(
+                "then {got} ~= LoadNpy({:?}) within {t}",
+                expected.display().to_string()
+            ),
+            None => format!(
+                "then {got} == LoadNpy({:?})",
+                expected.display().to_string()
+            ),
+        };
+        s.run(&assertion, &mut Quiet)
+            .map_err(|f| format!("result {i}: {}", render(&f, "assertion", &assertion)))?;
+    }
+    Ok(())
+}
+
+fn flatten(v: Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Tuple(vs) => vs.iter().cloned().for_each(|v| flatten(v, out)),
+        a => out.push(a),
+    }
+}
+
+/// A module whose `check.*` ops must all hold (every `// -----` part).
+fn checks(file: &Path) -> Result<(), Failed> {
+    let src = read(file)?;
+    let name = file.display().to_string();
+    let parts = translate(&src).map_err(|d| xlet::diag::render(&d, &name, &src, false))?;
+    for part in &parts {
+        run_part(part, &src, &name, &[])?;
+    }
+    Ok(())
+}
