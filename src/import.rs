@@ -109,12 +109,17 @@ pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
     Ok(parts)
 }
 
-/// Binds the entry function's parameters to arrays read from `.npy` files.
+/// Binds the module's large constants to their values, and the entry
+/// function's parameters to arrays read from `.npy` files.
 pub fn bind_args(
     session: &mut Session,
     t: &Translation,
     args: &[std::path::PathBuf],
 ) -> Result<(), String> {
+    for (name, v, _) in &t.consts {
+        session.types.globals.insert(name.clone(), v.ty());
+        session.env.values.insert(name.clone(), v.clone());
+    }
     if args.len() != t.params.len() {
         let want: Vec<String> = t
             .params

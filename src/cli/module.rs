@@ -226,6 +226,17 @@ pub fn translate_file(file: &Path, args: &[PathBuf], opts: &Options) -> Exit {
                 .map_or_else(|| format!("arg{i}.npy"), |p| p.display().to_string());
             s.push_str(&format!("let {n}: {ty} = LoadNpy({file:?})\n"));
         }
+        let full = PrintOptions {
+            full: true,
+            ..Default::default()
+        };
+        for (n, v, _) in &t.consts {
+            s.push_str(&format!(
+                "let {n}: {} = {}\n",
+                v.ty(),
+                format_value(v, &full)
+            ));
+        }
         s.push_str(&part.text);
         if !t.results.is_empty() {
             let names: Vec<&str> = t.results.iter().map(|(n, _)| n.as_str()).collect();

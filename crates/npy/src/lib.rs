@@ -279,3 +279,32 @@ pub fn write(path: &Path, a: &Array) -> Result<(), NpyError> {
 pub fn elem_of(descr: &str) -> Option<ElemType> {
     elem::parse_descr(descr).map(|(e, _)| e)
 }
+
+/// An array of type `ty` from its elements' little-endian bytes in row-major
+/// order (an imported module's constant, spec/import.md §4); `bytes` must hold
+/// exactly the elements. The allocation is admitted under the memory budget.
+pub fn from_le_bytes(ty: &ArrayType, bytes: &[u8]) -> Result<Array, String> {
+    let n = ty.num_elements().ok_or("the array has too many elements")?;
+    let size = ty.elem.byte_size().max(1);
+    if n.checked_mul(size) != Some(bytes.len()) {
+        return Err(format!(
+            "{} bytes do not hold the {n} elements of {ty}",
+            bytes.len()
+        ));
+    }
+    let info = NpyInfo {
+        ty: ty.clone(),
+        fortran: false,
+        big_endian: false,
+        data_offset: 0,
+        descr: String::new(),
+    };
+    let path = Path::new("<constant>");
+    let mut reader = bytes;
+    let a = xlet_core::with_elem_type!(ty.elem, T => decode::<T>(&mut reader, &info, path))
+        .map_err(|e| e.to_string())?;
+    Ok(match ty.elem.small() {
+        Some(t) => a.retag(t),
+        None => a,
+    })
+}

@@ -279,14 +279,17 @@ impl CastFrom<bool> for c128 {
         c128::new(f64::cast_from(t), 0.0)
     }
 }
+// Complex to pred reads the real part, as every complex-to-real conversion
+// does on XLA:CPU (jax: `convert_element_type(1j, bool)` is False; StableHLO's
+// interpret/convert.mlir checks the same).
 impl CastFrom<c64> for bool {
     fn cast_from(t: c64) -> bool {
-        t.re != 0.0 || t.im != 0.0
+        t.re != 0.0
     }
 }
 impl CastFrom<c128> for bool {
     fn cast_from(t: c128) -> bool {
-        t.re != 0.0 || t.im != 0.0
+        t.re != 0.0
     }
 }
 impl CastFrom<c64> for c64 {

@@ -45,6 +45,104 @@ pub fn literal(body: &str, ty: &ArrayType, span: Span) -> Result<String> {
     }
 }
 
+/// The constant's elements as little-endian bytes of its type (all of them,
+/// a splat repeated), for binding it as a value without writing it as text.
+pub fn le_bytes(body: &str, ty: &ArrayType, span: Span) -> Result<Vec<u8>> {
+    let n = ty.num_elements().ok_or_else(|| too_big(&span))?;
+    let size = ty.elem.byte_size().max(1);
+    let total = n.checked_mul(size).ok_or_else(|| too_big(&span))?;
+    let mut out: Vec<u8> = xlet_core::alloc::try_output_vec(total, &ty)
+        .map_err(|e| ImportError::at(span.clone(), e.message))?;
+    let body = body.trim();
+    if let Some(hex) = body.strip_prefix("\"0x").and_then(|h| h.strip_suffix('"')) {
+        let b = hex.as_bytes();
+        if b.len() % 2 != 0 {
+            return Err(ImportError::at(
+                span,
+                "a hex constant needs an even number of hex digits".into(),
+            ));
+        }
+        let count = b.len() / 2;
+        if count != total && count != size {
+            return Err(ImportError::at(
+                span,
+                format!(
+                    "the hex constant holds {count} bytes; {n} elements of {} take {total}",
+                    ty.elem
+                ),
+            ));
+        }
+        for pair in b.chunks_exact(2) {
+            let (hi, lo) = (hex_digit(pair[0]), hex_digit(pair[1]));
+            match (hi, lo) {
+                (Some(h), Some(l)) => out.push(h << 4 | l),
+                _ => {
+                    return Err(ImportError::at(
+                        span,
+                        "a hex constant holds a character that is not a hex digit".into(),
+                    ));
+                }
+            }
+        }
+        while out.len() < total {
+            out.extend_from_within(..size);
+        }
+        return Ok(out);
+    }
+    let mut scalars = vec![];
+    decimal_items(body, ty.elem, &mut scalars, &span)?;
+    if scalars.len() != n && scalars.len() != 1 {
+        return Err(ImportError::at(
+            span,
+            format!(
+                "the constant has {} elements but its type `{ty}` holds {n}",
+                scalars.len()
+            ),
+        ));
+    }
+    for s in &scalars {
+        put_le(ty.elem, s, &mut out);
+    }
+    while out.len() < total {
+        out.extend_from_within(..size);
+    }
+    Ok(out)
+}
+
+fn hex_digit(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
+}
+
+/// One element's little-endian bytes in `elem`.
+fn put_le(elem: ElemType, s: &Scalar, out: &mut Vec<u8>) {
+    match (elem, *s) {
+        (ElemType::C64, Scalar::Complex(re, im)) => {
+            out.extend_from_slice(&(re as f32).to_le_bytes());
+            out.extend_from_slice(&(im as f32).to_le_bytes());
+        }
+        (ElemType::C128, Scalar::Complex(re, im)) => {
+            out.extend_from_slice(&re.to_le_bytes());
+            out.extend_from_slice(&im.to_le_bytes());
+        }
+        (ElemType::F32, s) => out.extend_from_slice(&(s.float() as f32).to_le_bytes()),
+        (ElemType::F64, s) => out.extend_from_slice(&s.float().to_le_bytes()),
+        (ElemType::F16, s) => out.extend_from_slice(&half::f16::from_f64(s.float()).to_le_bytes()),
+        (ElemType::BF16, s) => {
+            out.extend_from_slice(&half::bf16::from_f64(s.float()).to_le_bytes())
+        }
+        (ElemType::Small(t), Scalar::Int(i)) if t.is_int() => out.push(t.from_i64(i as i64)),
+        (ElemType::Small(t), s) => out.push(t.from_f64(s.float())),
+        (ElemType::Pred, s) => out.push((s.float() != 0.0) as u8),
+        (e, s) => {
+            let v = match s {
+                Scalar::Int(i) => i,
+                other => other.float() as i128,
+            };
+            out.extend_from_slice(&v.to_le_bytes()[..e.byte_size()]);
+        }
+    }
+}
+
 fn too_big(span: &Span) -> ImportError {
     ImportError::at(
         span.clone(),

@@ -265,10 +265,6 @@ fn read_signature<'a>(op: &mut Op, after: &'a [Item]) -> Result<&'a [Item]> {
             }
             tys.push(parse_type(std::slice::from_ref(it), it.span())?);
             i += 1;
-            // Attributes on a type (`{mhlo.sharding = ...}`) are skipped.
-            while matches!(after.get(i), Some(Item::Group { open: '{', .. })) {
-                i += 1;
-            }
             if after.get(i).is_some_and(|a| a.is_punct(","))
                 && after.get(i + 1).is_some_and(is_type)
             {

@@ -5,7 +5,6 @@
 use super::{Body, Cx, custom_call_target};
 use crate::error::{ImportError, Result};
 use crate::mlir::attr::Attr;
-use crate::mlir::dense;
 use crate::mlir::op::Op;
 use xlet_core::types::{ElemType, Type};
 
@@ -41,7 +40,7 @@ pub fn emit(cx: &mut Cx, op: &Op, body: &mut Body) -> Result<()> {
             .or_else(|| op.out_types.first().cloned())
             .or_else(|| cx.value_type(&op.operands[0]));
         match ty {
-            Some(Type::Array(a)) => dense::literal(text, &a, span.clone())?,
+            Some(Type::Array(a)) => cx.constant(text, &a, span.clone(), "expected")?,
             _ => {
                 return Err(ImportError::at(
                     span.clone(),

@@ -38,6 +38,9 @@ pub struct Translation {
     pub results: Vec<(String, Type)>,
     /// The entry function's name in the module.
     pub entry: String,
+    /// Constants bound as values rather than written as literals (the large
+    /// ones): their name, value and the module text they come from.
+    pub consts: Vec<(String, xlet_core::value::Value, Span)>,
     /// `mhlo.num_replicas`, when the module sets it.
     pub replicas: Option<usize>,
 }
@@ -69,6 +72,7 @@ pub(crate) struct Cx {
     stmts: Vec<Stmt>,
     funcs: HashMap<String, FuncSig>,
     scopes: Scopes,
+    consts: Vec<(String, xlet_core::value::Value, Span)>,
     /// Counts the comps made for regions, for their names.
     regions_made: usize,
 }
@@ -114,6 +118,7 @@ pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
     let mut cx = Cx {
         used: scope::reserved(),
         all_locals: HashSet::new(),
+        consts: vec![],
         stmts: vec![],
         funcs: HashMap::new(),
         scopes: Scopes::default(),
@@ -170,6 +175,7 @@ pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
         }
     }
     t.stmts = cx.stmts;
+    t.consts = cx.consts;
     Ok(t)
 }
 
@@ -268,6 +274,34 @@ impl Cx {
         });
         self.used.insert(n.clone());
         n
+    }
+
+    /// A `dense<...>` constant of type `ty` as an expression: a literal when
+    /// small (or a splat), else a name bound to its value before the program
+    /// runs, so that a large constant is never written out and read back as
+    /// text (spec/import.md §4).
+    pub(crate) fn constant(
+        &mut self,
+        body: &str,
+        ty: &xlet_core::types::ArrayType,
+        span: Span,
+        hint: &str,
+    ) -> Result<String> {
+        let n = ty.num_elements().unwrap_or(0);
+        let b = body.trim();
+        let splat = !b.starts_with('"') && !b.starts_with('[')
+            || b.len() <= 2 + 2 * ty.elem.byte_size().max(1) + 2 && n > 1;
+        if n <= 16 || splat {
+            return crate::mlir::dense::literal(body, ty, span);
+        }
+        let bytes = crate::mlir::dense::le_bytes(body, ty, span.clone())?;
+        let array =
+            xlet_npy::from_le_bytes(ty, &bytes).map_err(|e| ImportError::at(span.clone(), e))?;
+        drop(bytes);
+        let name = self.fresh_comp(hint);
+        self.consts
+            .push((name.clone(), xlet_core::value::Value::Array(array), span));
+        Ok(name)
     }
 
     /// A use of a value as an expression.

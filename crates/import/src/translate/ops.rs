@@ -6,7 +6,6 @@ use super::attrs::{brace, int, ints, need, pair};
 use super::{Cx, tuple_expr};
 use crate::error::{ImportError, Result};
 use crate::mlir::attr::Attr;
-use crate::mlir::dense;
 use crate::mlir::items::{Item, split_commas};
 use crate::mlir::lexer::Tok;
 use crate::mlir::op::Op;
@@ -112,7 +111,12 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
                 Some(Type::Array(a)) => a.clone(),
                 _ => out_array()?.clone(),
             };
-            dense::literal(body, &ty, span.clone())?
+            let hint = op
+                .results
+                .first()
+                .map_or("cst", |(n, _)| n.as_str())
+                .to_string();
+            cx.constant(body, &ty, span.clone(), &format!("const_{hint}"))?
         }
         "compare" => compare(op, &v)?,
         "convert" => format!("ConvertElementType({}, {})", v[0], out_array()?.elem),
