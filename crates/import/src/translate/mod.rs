@@ -7,6 +7,7 @@
 mod attrs;
 mod check;
 mod ops;
+mod ops_more;
 mod scope;
 
 use crate::error::{ImportError, Result};

@@ -3,7 +3,7 @@
 //! tables; the rest have a function each.
 
 use super::attrs::{brace, int, ints, need, pair};
-use super::{Cx, tuple_expr};
+use super::{Cx, ops_more, tuple_expr};
 use crate::error::{ImportError, Result};
 use crate::mlir::attr::Attr;
 use crate::mlir::dense;
@@ -271,6 +271,15 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         "call" | "func.call" => call(cx, op, &v)?,
         "sort" => sort(cx, op, &v)?,
         "top_k" => format!("TopK({}, {})", v[0], int(op, "k")?),
+        "gather" => ops_more::gather(op, &v)?,
+        "scatter" => ops_more::scatter(cx, op, &v)?,
+        "dynamic_gather" => {
+            return Err(ImportError::unsupported(
+                op.span.clone(),
+                "`stablehlo.dynamic_gather` (slice sizes given as a value; xlet's are static)"
+                    .into(),
+            ));
+        }
         "get_dimension_size" => format!("GetDimensionSize({}, {})", v[0], int(op, "dimension")?),
         _ => {
             return Err(ImportError::unsupported(
