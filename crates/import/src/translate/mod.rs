@@ -5,6 +5,7 @@
 //! an imported op is checked exactly as a hand-written one.
 
 mod attrs;
+mod captures;
 mod check;
 mod ops;
 mod ops_more;
@@ -370,6 +371,51 @@ impl Cx {
                 self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
             }
         }
+        self.comp_from_body(comp, head, lines, region, results, span)
+    }
+
+    /// A branch of a case or if as a comp taking its captures as one tuple
+    /// (see captures.rs); defined before the statement that uses it.
+    pub(crate) fn captured_comp(
+        &mut self,
+        hint: &str,
+        region: &Region,
+        caps: &[captures::Capture],
+        results: &[Type],
+    ) -> Result<String> {
+        self.regions_made += 1;
+        let comp = self.fresh_comp(hint);
+        self.scopes.push(false);
+        let p = self.fresh("captured");
+        let tys: Vec<Type> = caps.iter().map(|c| c.ty.clone()).collect();
+        let head = vec![format!("{p}: {}", Type::Tuple(tys))];
+        let mut lines = vec![];
+        for (i, c) in caps.iter().enumerate() {
+            let x = self.fresh(&c.name);
+            lines.push(format!("let {x}: {} = GetTupleElement({p}, {i})", c.ty));
+            self.scopes.bind(&c.name, c.bound.renamed(&x));
+        }
+        let results = (!results.is_empty()).then_some(results);
+        let text = self.comp_from_body(&comp, head, lines, region, results, region.span.clone());
+        self.scopes.pop();
+        self.stmts.push(Stmt {
+            text: text?,
+            span: region.span.clone(),
+            binds: None,
+        });
+        Ok(comp)
+    }
+
+    /// `comp NAME(head) -> T { lines; region's ops; return }`.
+    fn comp_from_body(
+        &mut self,
+        comp: &str,
+        head: Vec<String>,
+        lines: Vec<String>,
+        region: &Region,
+        results: Option<&[Type]>,
+        span: Span,
+    ) -> Result<String> {
         let mut body = Body {
             top: false,
             lines,
@@ -583,6 +629,14 @@ fn pick(name: &str, taken: impl Fn(&str) -> bool) -> String {
         k += 1;
     }
     n
+}
+
+/// A tuple of any size, `()` included.
+pub(crate) fn tuple_expr_any(exprs: &[String]) -> String {
+    match exprs.len() {
+        0 => "()".into(),
+        _ => tuple_expr(exprs),
+    }
 }
 
 pub(crate) fn tuple_expr(exprs: &[String]) -> String {

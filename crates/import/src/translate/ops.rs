@@ -283,6 +283,8 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         "convolution" => ops_more::convolution(op, &v)?,
         "reduce_window" => ops_more::reduce_window(cx, op, &v)?,
         "select_and_scatter" => ops_more::select_and_scatter(cx, op, &v)?,
+        "case" => super::captures::case(cx, op, &v)?,
+        "if" => super::captures::if_(cx, op, &v)?,
         "get_dimension_size" => format!("GetDimensionSize({}, {})", v[0], int(op, "dimension")?),
         _ => {
             return Err(ImportError::unsupported(
