@@ -8,6 +8,7 @@ mod attrs;
 mod captures;
 mod check;
 mod ops;
+mod ops_misc;
 mod ops_more;
 mod scope;
 
@@ -270,6 +271,11 @@ impl Cx {
         });
         self.used.insert(n.clone());
         n
+    }
+
+    /// The comp a module function became.
+    pub(crate) fn func_comp_name(&self, f: &str) -> Option<String> {
+        self.funcs.get(f).map(|s| s.comp.clone())
     }
 
     /// A use of a value as an expression.

@@ -285,6 +285,27 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         "select_and_scatter" => ops_more::select_and_scatter(cx, op, &v)?,
         "case" => super::captures::case(cx, op, &v)?,
         "if" => super::captures::if_(cx, op, &v)?,
+        "map" => super::ops_misc::map(cx, op, &v)?,
+        "rng_bit_generator" => super::ops_misc::rng_bit_generator(op, &v)?,
+        "rng" => super::ops_misc::rng(op, &v)?,
+        "fft" => super::ops_misc::fft(op, &v)?,
+        "cholesky" => super::ops_misc::cholesky(op, &v)?,
+        "triangular_solve" => super::ops_misc::triangular_solve(op, &v)?,
+        "batch_norm_training" => super::ops_misc::batch_norm(op, &v, "BatchNormTraining", 3)?,
+        "batch_norm_inference" => super::ops_misc::batch_norm(op, &v, "BatchNormInference", 5)?,
+        "batch_norm_grad" => super::ops_misc::batch_norm(op, &v, "BatchNormGrad", 5)?,
+        "reduce_precision" => super::ops_misc::reduce_precision(op, &v)?,
+        "custom_call" => super::ops_misc::custom_call(op, &v)?,
+        "all_reduce" | "all_gather" | "all_to_all" | "reduce_scatter" | "collective_permute" => {
+            super::ops_misc::collective(cx, op, &v, short)?
+        }
+        "composite" => super::ops_misc::composite(cx, op, &v)?,
+        "uniform_quantize" | "uniform_dequantize" => {
+            return Err(ImportError::unsupported(
+                op.span.clone(),
+                format!("`{}` (xlet has no quantized element types)", op.name),
+            ));
+        }
         "get_dimension_size" => format!("GetDimensionSize({}, {})", v[0], int(op, "dimension")?),
         _ => {
             return Err(ImportError::unsupported(
