@@ -7,6 +7,7 @@
 mod attrs;
 mod captures;
 mod check;
+mod chlo;
 mod ops;
 mod ops_misc;
 mod ops_more;

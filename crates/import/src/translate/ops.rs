@@ -86,6 +86,11 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         return Ok(format!("{x}({})", cx.values(&op.operands)?.join(", ")));
     }
     let v = cx.values(&op.operands)?;
+    if name.starts_with("chlo.")
+        && let Some(e) = super::chlo::expr(cx, op, short, &v)?
+    {
+        return Ok(e);
+    }
     let out = || -> Result<&Type> {
         op.out_types.first().ok_or_else(|| {
             ImportError::at(
