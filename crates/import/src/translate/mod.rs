@@ -225,18 +225,33 @@ fn call_order(m: &Module) -> Result<Vec<String>> {
     Ok(done)
 }
 
+/// Every `@name` in an item, through its brackets but not its regions.
+fn symbols_in(item: &crate::mlir::items::Item, f: &mut dyn FnMut(&str)) {
+    use crate::mlir::items::Item;
+    match item {
+        Item::Tok(t) => {
+            if let crate::mlir::lexer::Tok::Symbol(s) = &t.tok {
+                f(s);
+            }
+        }
+        Item::Group { items, .. } => {
+            for i in items {
+                symbols_in(i, f);
+            }
+        }
+        Item::Region(_) => {}
+    }
+}
+
 fn callees(r: &Region, out: &mut Vec<(String, Span)>) {
     for op in &r.ops {
         if matches!(
             op.name.as_str(),
             "func.call" | "call" | "stablehlo.composite"
         ) {
+            // A composite names its function inside its attribute dictionary.
             for it in &op.items {
-                if let crate::mlir::items::Item::Tok(t) = it
-                    && let crate::mlir::lexer::Tok::Symbol(s) = &t.tok
-                {
-                    out.push((s.clone(), op.span.clone()));
-                }
+                symbols_in(it, &mut |s| out.push((s.to_string(), op.span.clone())));
             }
         }
         for it in &op.items {
