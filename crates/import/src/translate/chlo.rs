@@ -1,7 +1,7 @@
 //! CHLO ops JAX emits, as compositions of xlet ops (one expression each; the
 //! operand is a name, so it may be repeated). Each states the accuracy it is
 //! expected to reach; the special functions without a short accurate form
-//! (lgamma, digamma, erf_inv, bessel_i1e, next_after) are refused.
+//! (lgamma, digamma, bessel_i1e) are refused.
 
 use super::Cx;
 use super::attrs::brace;
@@ -19,6 +19,9 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
             op.span.clone(),
             format!("`{}`: {why}", op.name),
         ));
+    }
+    if short == "next_after" {
+        return next_after(cx, op, v).map(Some);
     }
     let unary = [
         "erf_inv",
@@ -172,7 +175,6 @@ fn refused(short: &str) -> Option<&'static str> {
         "bessel_i1e" => {
             "xlet has no Bessel op yet (a Chebyshev-series composition is not done yet)"
         }
-        "next_after" => "xlet has no NextAfter op yet (a bitcast composition is not done yet)",
         _ => return None,
     })
 }
@@ -238,5 +240,57 @@ fn erf_inv(
         "Select(Eq(Abs({x}), {}), Mul({x}, {}), Mul({p}, {x}))",
         k("1"),
         k("inf")
+    ))
+}
+
+/// next_after(x, y) on the bits: step x's bit pattern by one toward y (up in
+/// magnitude when moving away from 0); 0 steps to the smallest subnormal with
+/// y's sign; NaN in gives NaN; x == y gives y. Exact.
+fn next_after(cx: &Cx, op: &Op, v: &[String]) -> Result<String> {
+    let [x, y] = v else {
+        return Err(ImportError::at(
+            op.span.clone(),
+            "`chlo.next_after` takes two operands".into(),
+        ));
+    };
+    let ty = op
+        .operands
+        .first()
+        .and_then(|u| cx.value_type(u))
+        .and_then(|t| t.as_array().cloned())
+        .ok_or_else(|| {
+            ImportError::at(
+                op.span.clone(),
+                "the operand type of `chlo.next_after` is not known".into(),
+            )
+        })?;
+    let (int, min) = match ty.elem.name() {
+        "f32" => ("s32", "-2147483648"),
+        "f64" => ("s64", "-9223372036854775808"),
+        "f16" | "bf16" => ("s16", "-32768"),
+        other => {
+            return Err(ImportError::unsupported(
+                op.span.clone(),
+                format!("`chlo.next_after` on {other}"),
+            ));
+        }
+    };
+    let dims: Vec<i128> = ty.dims.iter().map(|d| *d as i128).collect();
+    let k = |t: &str, c: &str| format!("BroadcastInDim({t} {c}, {}, {{}})", brace(&dims));
+    let f = ty.elem.name();
+    let (bx, by) = (
+        format!("BitcastConvertType({x}, {int})"),
+        format!("BitcastConvertType({y}, {int})"),
+    );
+    let zero = k(f, "0");
+    let one = k(int, "1");
+    let from_zero = format!(
+        "BitcastConvertType(Or(And({by}, {}), {one}), {f})",
+        k(int, min)
+    );
+    let up = format!("Eq(Lt({x}, {y}), Gt({x}, {zero}))");
+    let step = format!("BitcastConvertType(Select({up}, Add({bx}, {one}), Sub({bx}, {one})), {f})");
+    Ok(format!(
+        "Select(Or(Ne({x}, {x}), Ne({y}, {y})), Add({x}, {y}), Select(Eq({x}, {y}), {y}, Select(Eq({x}, {zero}), {from_zero}, {step})))"
     ))
 }
