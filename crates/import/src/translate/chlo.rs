@@ -130,6 +130,18 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
 /// CHLO's binary ops with implicit broadcasting: xlet's binary op with
 /// `broadcast_dimensions` when the op gives them.
 fn broadcast(op: &Op, name: &str, v: &[String]) -> Result<String> {
+    if name == "compare" {
+        // `Lt(a, b)` or `Lt(a, b, type=TOTALORDER)`, dimensions added last.
+        let c = super::ops::compare(op, v)?;
+        return Ok(match op.attr("broadcast_dimensions").and_then(Attr::ints) {
+            Some(d) => format!(
+                "{}, broadcast_dimensions={})",
+                c.trim_end_matches(')'),
+                brace(&d)
+            ),
+            None => c,
+        });
+    }
     let x = match name {
         "add" => "Add",
         "subtract" => "Sub",

@@ -325,7 +325,7 @@ fn dims(a: &xlet_core::types::ArrayType) -> Vec<i128> {
     a.dims.iter().map(|d| *d as i128).collect()
 }
 
-fn compare(op: &Op, v: &[String]) -> Result<String> {
+pub(crate) fn compare(op: &Op, v: &[String]) -> Result<String> {
     let dir = op
         .attr("comparison_direction")
         .and_then(Attr::word)
