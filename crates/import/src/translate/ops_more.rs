@@ -11,7 +11,7 @@ use crate::mlir::lexer::Tok;
 use crate::mlir::op::Op;
 use xlet_core::types::Type;
 
-/// The element type of each of `op`'s operands from `from`, as scalars (the
+/// The element types of `op`'s operands in `range`, as scalars (the
 /// block-argument types of a region that combines elements).
 pub(crate) fn scalar_types(cx: &Cx, op: &Op, range: std::ops::Range<usize>) -> Vec<Type> {
     op.operands
