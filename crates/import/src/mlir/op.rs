@@ -162,7 +162,12 @@ fn read_body(op: &mut Op, body: &[Item]) -> Result<()> {
                 {
                     let start = i + 2;
                     let mut end = start;
-                    while end < body.len() && !body[end].is_punct(",") {
+                    // A `{...}` after a value is the op's attribute dictionary
+                    // (the pretty convolution's `window = {..} {batch_group_count = ..}`).
+                    while end < body.len()
+                        && !body[end].is_punct(",")
+                        && !(end > start && matches!(body[end], Item::Group { open: '{', .. }))
+                    {
                         end += 1;
                     }
                     op.attrs.push((name.clone(), attr(&body[start..end])?));

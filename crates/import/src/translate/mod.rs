@@ -5,8 +5,12 @@
 //! an imported op is checked exactly as a hand-written one.
 
 mod attrs;
+mod captures;
 mod check;
+mod chlo;
 mod ops;
+mod ops_misc;
+mod ops_more;
 mod scope;
 
 use crate::error::{ImportError, Result};
@@ -227,18 +231,33 @@ fn call_order(m: &Module) -> Result<Vec<String>> {
     Ok(done)
 }
 
+/// Every `@name` in an item, through its brackets but not its regions.
+fn symbols_in(item: &crate::mlir::items::Item, f: &mut dyn FnMut(&str)) {
+    use crate::mlir::items::Item;
+    match item {
+        Item::Tok(t) => {
+            if let crate::mlir::lexer::Tok::Symbol(s) = &t.tok {
+                f(s);
+            }
+        }
+        Item::Group { items, .. } => {
+            for i in items {
+                symbols_in(i, f);
+            }
+        }
+        Item::Region(_) => {}
+    }
+}
+
 fn callees(r: &Region, out: &mut Vec<(String, Span)>) {
     for op in &r.ops {
         if matches!(
             op.name.as_str(),
             "func.call" | "call" | "stablehlo.composite"
         ) {
+            // A composite names its function inside its attribute dictionary.
             for it in &op.items {
-                if let crate::mlir::items::Item::Tok(t) = it
-                    && let crate::mlir::lexer::Tok::Symbol(s) = &t.tok
-                {
-                    out.push((s.clone(), op.span.clone()));
-                }
+                symbols_in(it, &mut |s| out.push((s.to_string(), op.span.clone())));
             }
         }
         for it in &op.items {
@@ -302,6 +321,11 @@ impl Cx {
         self.consts
             .push((name.clone(), xlet_core::value::Value::Array(array), span));
         Ok(name)
+    }
+
+    /// The comp a module function became.
+    pub(crate) fn func_comp_name(&self, f: &str) -> Option<String> {
+        self.funcs.get(f).map(|s| s.comp.clone())
     }
 
     /// A use of a value as an expression.
@@ -403,6 +427,51 @@ impl Cx {
                 self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
             }
         }
+        self.comp_from_body(comp, head, lines, region, results, span)
+    }
+
+    /// A branch of a case or if as a comp taking its captures as one tuple
+    /// (see captures.rs); defined before the statement that uses it.
+    pub(crate) fn captured_comp(
+        &mut self,
+        hint: &str,
+        region: &Region,
+        caps: &[captures::Capture],
+        results: &[Type],
+    ) -> Result<String> {
+        self.regions_made += 1;
+        let comp = self.fresh_comp(hint);
+        self.scopes.push(false);
+        let p = self.fresh("captured");
+        let tys: Vec<Type> = caps.iter().map(|c| c.ty.clone()).collect();
+        let head = vec![format!("{p}: {}", Type::Tuple(tys))];
+        let mut lines = vec![];
+        for (i, c) in caps.iter().enumerate() {
+            let x = self.fresh(&c.name);
+            lines.push(format!("let {x}: {} = GetTupleElement({p}, {i})", c.ty));
+            self.scopes.bind(&c.name, c.bound.renamed(&x));
+        }
+        let results = (!results.is_empty()).then_some(results);
+        let text = self.comp_from_body(&comp, head, lines, region, results, region.span.clone());
+        self.scopes.pop();
+        self.stmts.push(Stmt {
+            text: text?,
+            span: region.span.clone(),
+            binds: None,
+        });
+        Ok(comp)
+    }
+
+    /// `comp NAME(head) -> T { lines; region's ops; return }`.
+    fn comp_from_body(
+        &mut self,
+        comp: &str,
+        head: Vec<String>,
+        lines: Vec<String>,
+        region: &Region,
+        results: Option<&[Type]>,
+        span: Span,
+    ) -> Result<String> {
         let mut body = Body {
             top: false,
             lines,
@@ -616,6 +685,14 @@ fn pick(name: &str, taken: impl Fn(&str) -> bool) -> String {
         k += 1;
     }
     n
+}
+
+/// A tuple of any size, `()` included.
+pub(crate) fn tuple_expr_any(exprs: &[String]) -> String {
+    match exprs.len() {
+        0 => "()".into(),
+        _ => tuple_expr(exprs),
+    }
 }
 
 pub(crate) fn tuple_expr(exprs: &[String]) -> String {

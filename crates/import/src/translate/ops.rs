@@ -3,7 +3,7 @@
 //! tables; the rest have a function each.
 
 use super::attrs::{brace, int, ints, need, pair};
-use super::{Cx, tuple_expr};
+use super::{Cx, ops_more, tuple_expr};
 use crate::error::{ImportError, Result};
 use crate::mlir::attr::Attr;
 use crate::mlir::items::{Item, split_commas};
@@ -85,6 +85,11 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         return Ok(format!("{x}({})", cx.values(&op.operands)?.join(", ")));
     }
     let v = cx.values(&op.operands)?;
+    if name.starts_with("chlo.")
+        && let Some(e) = super::chlo::expr(cx, op, short, &v)?
+    {
+        return Ok(e);
+    }
     let out = || -> Result<&Type> {
         op.out_types.first().ok_or_else(|| {
             ImportError::at(
@@ -275,6 +280,41 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         "call" | "func.call" => call(cx, op, &v)?,
         "sort" => sort(cx, op, &v)?,
         "top_k" => format!("TopK({}, {})", v[0], int(op, "k")?),
+        "gather" => ops_more::gather(op, &v)?,
+        "scatter" => ops_more::scatter(cx, op, &v)?,
+        "dynamic_gather" => {
+            return Err(ImportError::unsupported(
+                op.span.clone(),
+                "`stablehlo.dynamic_gather` (slice sizes given as a value; xlet's are static)"
+                    .into(),
+            ));
+        }
+        "convolution" => ops_more::convolution(op, &v)?,
+        "reduce_window" => ops_more::reduce_window(cx, op, &v)?,
+        "select_and_scatter" => ops_more::select_and_scatter(cx, op, &v)?,
+        "case" => super::captures::case(cx, op, &v)?,
+        "if" => super::captures::if_(cx, op, &v)?,
+        "map" => super::ops_misc::map(cx, op, &v)?,
+        "rng_bit_generator" => super::ops_misc::rng_bit_generator(op, &v)?,
+        "rng" => super::ops_misc::rng(op, &v)?,
+        "fft" => super::ops_misc::fft(op, &v)?,
+        "cholesky" => super::ops_misc::cholesky(op, &v)?,
+        "triangular_solve" => super::ops_misc::triangular_solve(op, &v)?,
+        "batch_norm_training" => super::ops_misc::batch_norm(op, &v, "BatchNormTraining", 3)?,
+        "batch_norm_inference" => super::ops_misc::batch_norm(op, &v, "BatchNormInference", 5)?,
+        "batch_norm_grad" => super::ops_misc::batch_norm(op, &v, "BatchNormGrad", 5)?,
+        "reduce_precision" => super::ops_misc::reduce_precision(op, &v)?,
+        "custom_call" => super::ops_misc::custom_call(op, &v)?,
+        "all_reduce" | "all_gather" | "all_to_all" | "reduce_scatter" | "collective_permute" => {
+            super::ops_misc::collective(cx, op, &v, short)?
+        }
+        "composite" => super::ops_misc::composite(cx, op, &v)?,
+        "uniform_quantize" | "uniform_dequantize" => {
+            return Err(ImportError::unsupported(
+                op.span.clone(),
+                format!("`{}` (xlet has no quantized element types)", op.name),
+            ));
+        }
         "get_dimension_size" => format!("GetDimensionSize({}, {})", v[0], int(op, "dimension")?),
         _ => {
             return Err(ImportError::unsupported(
@@ -289,7 +329,7 @@ fn dims(a: &xlet_core::types::ArrayType) -> Vec<i128> {
     a.dims.iter().map(|d| *d as i128).collect()
 }
 
-fn compare(op: &Op, v: &[String]) -> Result<String> {
+pub(crate) fn compare(op: &Op, v: &[String]) -> Result<String> {
     let dir = op
         .attr("comparison_direction")
         .and_then(Attr::word)

@@ -28,6 +28,13 @@ impl Bound {
             types,
         }
     }
+    /// The same binding under another xlet name (a captured value inside a branch).
+    pub fn renamed(&self, name: &str) -> Bound {
+        Bound {
+            name: name.to_string(),
+            ..self.clone()
+        }
+    }
     /// The expression for result `index` (`%x` or `%x#i`).
     pub fn expr(&self, index: Option<u32>) -> Option<String> {
         match (self.tuple, index) {
