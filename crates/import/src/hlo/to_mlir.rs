@@ -868,11 +868,10 @@ impl<'a> Em<'a> {
             }
             "call" => {
                 let comp = cx.comp("to_apply")?;
-                let c = self.comp(&comp, &ins.span)?;
+                self.comp(&comp, &ins.span)?;
                 if self.queued.insert(comp.clone()) {
                     self.queue.push(comp.clone());
                 }
-                let _ = c;
                 let n = self.fresh(&ins.name);
                 self.line(
                     depth,
