@@ -5,6 +5,7 @@
 
 pub mod error;
 pub mod fmt;
+pub mod hlo;
 pub mod mlir;
 pub mod translate;
 
