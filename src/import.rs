@@ -40,6 +40,22 @@ pub struct Part {
 }
 
 impl Part {
+    fn new(translation: Translation) -> Part {
+        let mut text = String::new();
+        let mut offsets = vec![];
+        for st in &translation.stmts {
+            let start = text.len();
+            text.push_str(&st.text);
+            offsets.push(start..text.len());
+            text.push('\n');
+        }
+        Part {
+            translation,
+            text,
+            offsets,
+        }
+    }
+
     /// A diagnostic about the program text, moved to the module line its
     /// statement came from (with the statement shown as a note).
     pub fn locate(&self, mut d: Diag) -> Diag {
@@ -75,12 +91,7 @@ fn line_end(s: Span) -> usize {
 /// Translates every part of a module file.
 pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
     if xlet_import::detect(text) == xlet_import::Format::Hlo {
-        return Err(ImportError::unsupported(
-            0..text.find('\n').unwrap_or(text.len()).min(text.len()),
-            "HLO text (`HloModule`): xlet reads StableHLO text so far".into(),
-        )
-        .with_help("print the StableHLO form with `jax.jit(f).lower(...).as_text()`")
-        .0);
+        return translate_hlo(text).map(|p| vec![p]);
     }
     let mut parts = vec![];
     for (base, part) in xlet_import::split_parts(text) {
@@ -92,21 +103,28 @@ pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
             continue;
         }
         let t = xlet_import::translate_mlir(part, base, text).map_err(|e| e.0)?;
-        let mut s = String::new();
-        let mut offsets = vec![];
-        for st in &t.stmts {
-            let start = s.len();
-            s.push_str(&st.text);
-            offsets.push(start..s.len());
-            s.push('\n');
-        }
-        parts.push(Part {
-            translation: t,
-            text: s,
-            offsets,
-        });
+        parts.push(Part::new(t));
     }
     Ok(parts)
+}
+
+/// HLO text: converted to StableHLO (`xlet_import::hlo`), translated, and
+/// every span moved back to the HLO instruction it came from.
+fn translate_hlo(text: &str) -> Result<Part, Diag> {
+    let c = xlet_import::hlo::to_mlir(text).map_err(|e| e.0)?;
+    let back = |s: &Span| c.locate(s.start).unwrap_or(0..0);
+    let mut t = xlet_import::translate_mlir(&c.mlir, 0, &c.mlir).map_err(|e| {
+        let mut d = e.0;
+        d.span = back(&d.span);
+        d
+    })?;
+    for st in &mut t.stmts {
+        st.span = back(&st.span);
+    }
+    for c in &mut t.consts {
+        c.2 = back(&c.2);
+    }
+    Ok(Part::new(t))
 }
 
 /// Binds the module's large constants to their values, and the entry

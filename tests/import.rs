@@ -50,24 +50,31 @@ fn main() {
         if !dir.join("expected0.npy").is_file() {
             continue; // mlp256: arguments only, for the benchmarks.
         }
-        let pending = pending.contains(&name);
-        trials.push(Trial::test(format!("import/{name}"), move || {
-            match (case(&dir, &name), pending) {
+        for ext in ["mlir", "hlo"] {
+            if !dir.join(format!("{name}.{ext}")).is_file() {
+                continue;
+            }
+            let (dir, name) = (dir.clone(), name.clone());
+            let pending = pending.contains(&format!("{name}.{ext}"));
+            trials.push(Trial::test(format!("import/{name}.{ext}"), move || match (
+                case(&dir, &name, ext),
+                pending,
+            ) {
                 (r, false) => r,
                 (Ok(()), true) => Err(format!(
-                    "{name} now passes: take it off conformance/import/PENDING.txt"
+                    "{name}.{ext} now passes: take {name}.{ext} off conformance/import/PENDING.txt"
                 )
                 .into()),
                 (Err(e), true) if e.message().is_some_and(|m| m.contains("[unsupported]")) => {
                     Ok(())
                 }
                 (Err(e), true) => Err(format!(
-                    "{name} is pending an op, but failed otherwise: {}",
+                    "{name}.{ext} is pending an op, but failed otherwise: {}",
                     e.message().unwrap_or("")
                 )
                 .into()),
-            }
-        }));
+            }));
+        }
     }
     let mut ops: Vec<PathBuf> = std::fs::read_dir(root.join("import_ops"))
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
@@ -112,8 +119,8 @@ fn run_part(
     Ok(s)
 }
 
-fn case(dir: &Path, name: &str) -> Result<(), Failed> {
-    let file = dir.join(format!("{name}.mlir"));
+fn case(dir: &Path, name: &str, ext: &str) -> Result<(), Failed> {
+    let file = dir.join(format!("{name}.{ext}"));
     let src = read(&file)?;
     let parts = translate(&src)
         .map_err(|d| xlet::diag::render(&d, &file.display().to_string(), &src, false))?;
