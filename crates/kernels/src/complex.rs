@@ -232,6 +232,54 @@ pub fn cos<F: Float>(z: Complex<F>) -> Complex<F> {
     Complex::new(z.re.cos() * ch, im)
 }
 
+/// Elements per call of [`exp_c64_block`]: four 16-lane (or eight 8-lane) vectors
+/// of `f64` per part.
+pub const EXP_BLOCK: usize = 64;
+
+/// `exp(a + bi) = e^a (cos b + i sin b)` on `c64`, the reference: num-complex's
+/// `exp` (with its special values at infinities and NaN), `expf`, `sinf` and
+/// `cosf` of the platform's math library, one element at a time.
+pub fn exp_c64_reference(z: Complex<f32>) -> Complex<f32> {
+    z.exp()
+}
+
+/// Whether [`exp_c64_block`] computes `exp(z)` by the vector formulas: the real
+/// part in `[EXP_MIN, EXP_MAX]` (so `e^a` is a normal, finite `f32` and the
+/// products cannot overflow) and |b| <= `SIN_COS_MAX`; false for any NaN or
+/// infinite part, which the reference handles.
+#[inline(always)]
+pub fn exp_c64_fast_domain(z: Complex<f32>) -> bool {
+    use crate::vecmath::{EXP_MAX, EXP_MIN, SIN_COS_MAX};
+    z.re >= EXP_MIN && z.re <= EXP_MAX && z.im.abs() <= SIN_COS_MAX
+}
+
+/// Complex `Exp` of a block of `c64`, lane by lane (lane `i` of the result is
+/// a function of lane `i` of `x` alone). On [`exp_c64_fast_domain`]: `e^a cos b`
+/// and `e^a sin b` from `vecmath`'s `f64` `exp` and `sin_cos`, each part
+/// rounded once to `f32` (within 0.51 ulp of the exact value; spec/numerics.md
+/// §7.1); `b = ±0` gives `(e^a, ±0)` as the reference does. Elsewhere (NaN,
+/// infinities, very large or small parts) [`exp_c64_reference`].
+#[inline(always)]
+pub fn exp_c64_block(x: &[Complex<f32>; EXP_BLOCK]) -> [Complex<f32>; EXP_BLOCK] {
+    use crate::vecmath::{exp, sin_cos};
+    let mut out = [Complex::new(0.0f32, 0.0); EXP_BLOCK];
+    let mut all_fast = true;
+    for (o, &z) in out.iter_mut().zip(x) {
+        let e = exp(z.re);
+        let (s, c) = sin_cos(z.im);
+        *o = Complex::new((e * c) as f32, (e * s) as f32);
+        all_fast &= exp_c64_fast_domain(z);
+    }
+    if !all_fast {
+        for (o, &z) in out.iter_mut().zip(x) {
+            if !exp_c64_fast_domain(z) {
+                *o = exp_c64_reference(z);
+            }
+        }
+    }
+    out
+}
+
 fn has_nan<F: Float>(z: Complex<F>) -> bool {
     z.re.is_nan() || z.im.is_nan()
 }

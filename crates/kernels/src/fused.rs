@@ -6,7 +6,7 @@
 //! Either way the per-element function is monomorphic; dynamic dispatch
 //! happens once per op call or once per chunk, never per element.
 
-use super::strided::{Gather, Src, gather_tile, map1, map2, map3};
+use super::strided::{Gather, Src, blocks_from_slice, gather_tile, map1, map1_blocks, map2, map3};
 use half::{bf16, f16};
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
@@ -255,6 +255,21 @@ where
     Arc::new(Un(f, PhantomData))
 }
 
+struct UnBlocks<T, O, const L: usize, G>(G, PhantomData<fn(T) -> O>);
+
+/// The elementwise function of one operand given `L` elements at a time: `g`
+/// maps a block of operands to a block of results lane for lane (lane `i` of
+/// its result depends on lane `i` of its operand alone), so that it can be a
+/// loop the compiler vectorizes. A shorter run is padded with copies of its
+/// last element, whose results are dropped, so every element's result is the
+/// same however the array is cut into runs.
+pub fn unary_blocks<T: ChunkElem, O: ChunkElem, const L: usize, G>(g: G) -> Arc<dyn ElementwiseFn>
+where
+    G: Fn(&[T; L]) -> [O; L] + Send + Sync + Copy + 'static,
+{
+    Arc::new(UnBlocks::<T, O, L, G>(g, PhantomData))
+}
+
 /// The elementwise function `f` of two operands of one type.
 pub fn binary<T: ChunkElem, O: ChunkElem, F>(f: F) -> Arc<dyn ElementwiseFn>
 where
@@ -272,7 +287,8 @@ fn refill<O>(o: &mut Vec<O>, n: usize, write: impl FnOnce(&mut [MaybeUninit<O>])
     o.reserve(n);
     let spare = &mut o.spare_capacity_mut()[..n];
     write(spare);
-    // SAFETY: `write` filled all n slots (each caller zips over exactly n inputs).
+    // SAFETY: `write` filled all n slots (each caller zips over exactly n inputs,
+    // or hands n inputs to `blocks_from_slice`, which writes one slot per input).
     unsafe { o.set_len(n) };
 }
 
@@ -305,6 +321,42 @@ impl<T: ChunkElem, O: ChunkElem, F: Fn(T) -> O + Send + Sync + Copy> Elementwise
                 d.write((self.0)(x));
             }
         });
+        Ok(())
+    }
+}
+
+impl<T: ChunkElem, O: ChunkElem, const L: usize, G> ElementwiseFn for UnBlocks<T, O, L, G>
+where
+    G: Fn(&[T; L]) -> [O; L] + Send + Sync + Copy,
+{
+    fn run(
+        &self,
+        args: &[&Array],
+        maps: &[Vec<usize>],
+        out_dims: &[usize],
+    ) -> Result<Array, KernelError> {
+        let (Some(a), Some(m)) = (args.first(), maps.first()) else {
+            return Err(mismatch());
+        };
+        let x = nd::<T>(a)?;
+        if let Some(xs) = small_in_order(x, out_dims) {
+            let g = self.0;
+            return small_result(
+                out_dims,
+                xs.chunks(L).flat_map(move |c| {
+                    let last = c.len().saturating_sub(1);
+                    let padded: [T; L] = std::array::from_fn(|i| c[i.min(last)]);
+                    g(&padded).into_iter().take(c.len())
+                }),
+            );
+        }
+        let src = placed(x, m, out_dims)?;
+        Ok(Array::from_nd(map1_blocks(out_dims, &src, self.0)?))
+    }
+    fn run_chunk(&self, ins: &[Slice], out: &mut Chunk) -> Result<(), KernelError> {
+        let a = ins.first().and_then(T::slice).ok_or_else(mismatch)?;
+        let o = O::chunk_mut(out).ok_or_else(mismatch)?;
+        refill(o, a.len(), |d| blocks_from_slice(a, d, &self.0));
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ pub mod matmul;
 pub mod reduce;
 pub mod sort;
 pub mod strided;
+pub mod vecmath;
 
 pub use strided::{GRAIN, Gather, Src, map1, map2, map3, try_materialize};
 pub mod rng;

@@ -72,6 +72,14 @@ fn small_logistic(t: xlet_core::types::SmallType) -> UnFn {
     }
 }
 
+/// Exp on c64: the vectorized block kernel (`complex::exp_c64_block`, which
+/// falls back to num-complex's `exp` at special values, spec/numerics.md §7.1);
+/// c128 keeps num-complex's `exp` element by element (the table below).
+fn exp_c64() -> UnFn {
+    use xlet_core::value::c64;
+    xlet_kernels::fused::unary_blocks::<c64, c64, { cx::EXP_BLOCK }, _>(cx::exp_c64_block)
+}
+
 /// The result's element type: the operand's, pred, or (Abs) the real type
 /// of a complex operand.
 #[derive(Clone, Copy, PartialEq)]
@@ -100,6 +108,7 @@ fn rule(
     let kernel_elem = bits.as_ref().map_or(t.elem.compute(), |b| b.1);
     let picked = match t.elem.small() {
         Some(st) if cx.op.id == OpId::Logistic && st.is_float() => Some(small_logistic(st)),
+        _ if cx.op.id == OpId::Exp && kernel_elem == ElemType::C64 => Some(exp_c64()),
         _ => pick(kernel_elem),
     };
     let Some(f) = picked else {

@@ -4,6 +4,7 @@
 use super::drive::drive;
 use super::{Check, Src};
 use ndarray::{ArrayD, IxDyn};
+use std::mem::MaybeUninit;
 use xlet_core::error::{KernelError, internal};
 
 /// The views must fit the output before the engine reads through them: the
@@ -47,6 +48,70 @@ pub fn map1<A: Copy + Sync, O: Send>(
             }
         },
     )
+}
+
+/// `out[i] = g(block)[lane]` over the output dims, where `g` maps `L` operand
+/// elements at a time to `L` results lane for lane (a function written for the
+/// auto-vectorizer); see [`blocks_from_slice`] for the short last block.
+pub fn map1_blocks<A: Copy + Sync, O: Send, const L: usize>(
+    out_dims: &[usize],
+    a: &Src<A>,
+    g: impl Fn(&[A; L]) -> [O; L] + Sync,
+) -> Result<ArrayD<O>, KernelError> {
+    all_fit(&[a.fits(out_dims)])?;
+    drive(
+        out_dims,
+        [a.erased()],
+        Check::Interrupts,
+        // SAFETY: `drive` calls this with `out` the run's output elements and,
+        // for each view, a pointer to the run's first element and its stride in
+        // the run; `all_fit` checked above that every element read is within
+        // the view's operand, which the borrow of `a` keeps alive.
+        |out, [pa], [sa]| unsafe {
+            let pa = pa as *const A;
+            if sa == 1 {
+                blocks_from_slice(std::slice::from_raw_parts(pa, out.len()), out, &g);
+            } else {
+                for (b, o) in out.chunks_mut(L).enumerate() {
+                    let (first, last) = (b * L, o.len().saturating_sub(1));
+                    let x: [A; L] =
+                        std::array::from_fn(|i| *pa.offset((first + i.min(last)) as isize * sa));
+                    put_block(o, g(&x));
+                }
+            }
+        },
+    )
+}
+
+/// `out[i] = g(block)[lane]` over `xs` (of `out`'s length), `L` elements at a
+/// time; the last, shorter block is padded with copies of its last element,
+/// whose results are dropped. Every slot of `out` is written when `xs` is as
+/// long as `out`.
+#[inline(always)]
+pub fn blocks_from_slice<A: Copy, O, const L: usize>(
+    xs: &[A],
+    out: &mut [MaybeUninit<O>],
+    g: &impl Fn(&[A; L]) -> [O; L],
+) {
+    let mut ins = xs.chunks_exact(L);
+    let mut outs = out.chunks_exact_mut(L);
+    for (x, o) in (&mut ins).zip(&mut outs) {
+        if let Ok(x) = <&[A; L]>::try_from(x) {
+            put_block(o, g(x));
+        }
+    }
+    let (x, o) = (ins.remainder(), outs.into_remainder());
+    if let Some(&last) = x.last() {
+        let padded: [A; L] = std::array::from_fn(|i| x.get(i).copied().unwrap_or(last));
+        put_block(o, g(&padded));
+    }
+}
+
+#[inline(always)]
+fn put_block<O, const L: usize>(o: &mut [MaybeUninit<O>], r: [O; L]) {
+    for (d, v) in o.iter_mut().zip(r) {
+        d.write(v);
+    }
 }
 
 /// `out[i] = f(a[i], b[i])` over the output dims.

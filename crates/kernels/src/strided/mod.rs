@@ -27,7 +27,10 @@ pub mod tiling;
 mod transpose;
 
 pub use gather::Gather;
-pub use maps::{map1, map2, map3, reference_map2, reference_map3, try_materialize};
+pub use maps::{
+    blocks_from_slice, map1, map1_blocks, map2, map3, reference_map2, reference_map3,
+    try_materialize,
+};
 pub use tiling::Tiling;
 pub use transpose::gather_tile;
 
