@@ -91,7 +91,7 @@ fn line_end(s: Span) -> usize {
 /// Translates every part of a module file.
 pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
     if xlet_import::detect(text) == xlet_import::Format::Hlo {
-        return translate_hlo(text).map(|p| vec![p]);
+        return translate_hlo(text, None).map(|p| vec![p]);
     }
     let mut parts = vec![];
     for (base, part) in xlet_import::split_parts(text) {
@@ -110,10 +110,14 @@ pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
 
 /// HLO text: converted to StableHLO (`xlet_import::hlo`), translated, and
 /// every span moved back to the HLO instruction it came from.
-fn translate_hlo(text: &str) -> Result<Part, Diag> {
+fn translate_hlo(text: &str, as_comps: Option<&str>) -> Result<Part, Diag> {
     let c = xlet_import::hlo::to_mlir(text).map_err(|e| e.0)?;
     let back = |s: &Span| c.locate(s.start).unwrap_or(0..0);
-    let mut t = xlet_import::translate_mlir(&c.mlir, 0, &c.mlir).map_err(|e| {
+    let t = match as_comps {
+        Some(p) => xlet_import::translate_mlir_comps(&c.mlir, 0, p),
+        None => xlet_import::translate_mlir(&c.mlir, 0, &c.mlir),
+    };
+    let mut t = t.map_err(|e| {
         let mut d = e.0;
         d.span = back(&d.span);
         d
@@ -124,6 +128,26 @@ fn translate_hlo(text: &str) -> Result<Part, Diag> {
     for c in &mut t.consts {
         c.2 = back(&c.2);
     }
+    Ok(Part::new(t))
+}
+
+/// A module's functions as comps named `prefix` (the entry function) and
+/// `prefix_NAME` (the others, and the regions): the REPL's `:import`. A file
+/// of several `// -----` programs is refused (import one program).
+pub fn import_comps(text: &str, prefix: &str) -> Result<Part, Diag> {
+    if xlet_import::detect(text) == xlet_import::Format::Hlo {
+        return translate_hlo(text, Some(prefix));
+    }
+    let parts = xlet_import::split_parts(text);
+    if parts.len() > 1 {
+        let at = parts[1].0;
+        return Err(ImportError::unsupported(
+            at..at,
+            "a file of several `// -----` programs: :import takes one".into(),
+        )
+        .0);
+    }
+    let t = xlet_import::translate_mlir_comps(text, 0, prefix).map_err(|e| e.0)?;
     Ok(Part::new(t))
 }
 
@@ -198,4 +222,42 @@ pub fn fail(d: Diag) -> Failure {
         stage,
         diags: vec![d],
     }
+}
+
+/// The program `xlet translate` prints: per part, the large constants as
+/// literals, the parameters loaded from `args` (default `argN.npy`), the
+/// statements, and the results as bare expressions (so that running the
+/// printed program prints what `xlet run MODULE` prints).
+pub fn program_text(name: &str, parts: &[Part], args: &[std::path::PathBuf]) -> String {
+    use xlet_core::print::{PrintOptions, format_value};
+    let full = PrintOptions {
+        full: true,
+        ..Default::default()
+    };
+    let mut s = format!("// {name}, translated by xlet translate (spec/import.md)\n");
+    for (k, part) in parts.iter().enumerate() {
+        let t = &part.translation;
+        if parts.len() > 1 {
+            s.push_str(&format!("\n// ----- part {}: @{}\n", k + 1, t.entry));
+        }
+        for (n, v, _) in &t.consts {
+            s.push_str(&format!(
+                "let {n}: {} = {}\n",
+                v.ty(),
+                format_value(v, &full)
+            ));
+        }
+        for (i, (n, ty)) in t.params.iter().enumerate() {
+            let file = args
+                .get(i)
+                .map_or_else(|| format!("arg{i}.npy"), |p| p.display().to_string());
+            s.push_str(&format!("let {n}: {ty} = LoadNpy({file:?})\n"));
+        }
+        s.push_str(&part.text);
+        for (n, _) in &t.results {
+            s.push_str(n);
+            s.push('\n');
+        }
+    }
+    s
 }

@@ -50,14 +50,22 @@ fn main() {
         if !dir.join("expected0.npy").is_file() {
             continue; // mlp256: arguments only, for the benchmarks.
         }
-        for ext in ["mlir", "hlo"] {
+        for (ext, translated) in [("mlir", false), ("hlo", false), ("mlir", true)] {
             if !dir.join(format!("{name}.{ext}")).is_file() {
                 continue;
             }
+            let label = if translated {
+                format!("{ext}.translated")
+            } else {
+                ext.to_string()
+            };
             let (dir, name) = (dir.clone(), name.clone());
             let pending = pending.contains(&format!("{name}.{ext}"));
-            trials.push(Trial::test(format!("import/{name}.{ext}"), move || match (
-                case(&dir, &name, ext),
+            trials.push(Trial::test(
+                format!("import/{name}.{label}"),
+                move || {
+                    match (
+                case(&dir, &name, ext, translated),
                 pending,
             ) {
                 (r, false) => r,
@@ -73,7 +81,9 @@ fn main() {
                     e.message().unwrap_or("")
                 )
                 .into()),
-            }));
+            }
+                },
+            ));
         }
     }
     let mut ops: Vec<PathBuf> = std::fs::read_dir(root.join("import_ops"))
@@ -119,7 +129,7 @@ fn run_part(
     Ok(s)
 }
 
-fn case(dir: &Path, name: &str, ext: &str) -> Result<(), Failed> {
+fn case(dir: &Path, name: &str, ext: &str, translated: bool) -> Result<(), Failed> {
     let file = dir.join(format!("{name}.{ext}"));
     let src = read(&file)?;
     let parts = translate(&src)
@@ -135,9 +145,21 @@ fn case(dir: &Path, name: &str, ext: &str) -> Result<(), Failed> {
         }
         args.push(p);
     }
-    let mut s = run_part(part, &src, &file.display().to_string(), &args)?;
+    let (mut s, values) = if translated {
+        // The program `xlet translate` prints, run as a script: the round trip.
+        let text = xlet::import::program_text(name, &parts, &args);
+        let mut s = xlet::session::Session::default();
+        s.run(&text, &mut Quiet)
+            .map_err(|f| render(&f, "translated program", &text))?;
+        let values = results(&s, &part.translation);
+        (s, values)
+    } else {
+        let s = run_part(part, &src, &file.display().to_string(), &args)?;
+        let values = results(&s, &part.translation);
+        (s, values)
+    };
     let mut flat = vec![];
-    for v in results(&s, &part.translation) {
+    for v in values {
         flatten(v, &mut flat);
     }
     let tol = std::fs::read_to_string(dir.join("tol.txt"))

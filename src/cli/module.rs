@@ -211,39 +211,7 @@ pub fn translate_file(file: &Path, args: &[PathBuf], opts: &Options) -> Exit {
             return Exit::Check;
         }
     };
-    let mut s = String::new();
-    s.push_str(&format!(
-        "// {name}, translated by xlet translate (spec/import.md)\n"
-    ));
-    for (k, part) in parts.iter().enumerate() {
-        let t = &part.translation;
-        if parts.len() > 1 {
-            s.push_str(&format!("\n// ----- part {}: @{}\n", k + 1, t.entry));
-        }
-        for (i, (n, ty)) in t.params.iter().enumerate() {
-            let file = args
-                .get(i)
-                .map_or_else(|| format!("arg{i}.npy"), |p| p.display().to_string());
-            s.push_str(&format!("let {n}: {ty} = LoadNpy({file:?})\n"));
-        }
-        let full = PrintOptions {
-            full: true,
-            ..Default::default()
-        };
-        for (n, v, _) in &t.consts {
-            s.push_str(&format!(
-                "let {n}: {} = {}\n",
-                v.ty(),
-                format_value(v, &full)
-            ));
-        }
-        s.push_str(&part.text);
-        if !t.results.is_empty() {
-            let names: Vec<&str> = t.results.iter().map(|(n, _)| n.as_str()).collect();
-            s.push_str(&names.join("\n"));
-            s.push('\n');
-        }
-    }
+    let s = xlet::import::program_text(&name, &parts, args);
     let _ = std::io::stdout().lock().write_all(s.as_bytes());
     Exit::Ok
 }

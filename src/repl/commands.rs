@@ -25,6 +25,8 @@ pub(crate) enum Command<'a> {
     Save(&'a str, &'a str),
     /// `:lib PATH` loads a custom-call library; `:lib` lists the loaded ones.
     Lib(Option<&'a str>),
+    /// `:import FILE [as NAME]`: a StableHLO or HLO module's functions as comps.
+    Import(&'a str, Option<&'a str>),
 }
 
 impl<'a> Command<'a> {
@@ -79,6 +81,11 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     ),
     (":save", "NAME FILE", "write the array NAME to FILE as .npy"),
     (
+        ":import",
+        "FILE [as NAME]",
+        "make a StableHLO/HLO module's functions comps: NAME(args) runs its entry function",
+    ),
+    (
         ":lib",
         "[PATH]",
         "load a shared library whose C functions CustomCall may call, or list the loaded ones",
@@ -114,6 +121,10 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "npy" => name_and_file(arg, name).map(|(n, f)| Command::Npy(n, f)),
         "save" => name_and_file(arg, name).map(|(n, f)| Command::Save(n, f)),
         "lib" => Ok(Command::Lib((!arg.is_empty()).then(|| unquote(arg)))),
+        "import" => need("FILE [as NAME]").map(|a| match a.rsplit_once(" as ") {
+            Some((f, n)) => Command::Import(unquote(f.trim()), Some(n.trim())),
+            None => Command::Import(unquote(a), None),
+        }),
         _ => Err(format!(
             "unknown command `:{name}`; the commands are {}",
             command_names()
@@ -174,7 +185,78 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
         Command::Npy(name, path) => super::npy::bind(repl, name, &expand_home(path)),
         Command::Save(name, path) => super::npy::save(repl, name, &expand_home(path)),
         Command::Lib(path) => lib(repl, path),
+        Command::Import(path, name) => import(repl, path, name),
     }
+}
+
+/// `:import FILE [as NAME]` (spec/import.md §1): the module's entry function
+/// becomes the comp NAME (by default the file's stem), its other functions and
+/// regions `NAME_...`; its large constants are bound as values.
+fn import(repl: &mut Repl, path: &str, name: Option<&str>) -> Outcome {
+    let full = expand_home(path);
+    let src = match crate::source::read_file(&full) {
+        Ok(s) => s,
+        Err(e) => {
+            complain(&format!(
+                "error: cannot read {path}: {} (nothing was imported)",
+                e.why
+            ));
+            return Outcome::Failed(Exit::Usage);
+        }
+    };
+    let stem = full.file_stem().and_then(|s| s.to_str()).unwrap_or("m");
+    let name = name.unwrap_or(stem);
+    let is_name = !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        complain(&format!(
+            "error: `{name}` is not a name for the module's comp (usage: :import FILE as NAME)"
+        ));
+        return Outcome::Failed(Exit::Usage);
+    }
+    let origin = Origin::new(path, 1);
+    let part = match crate::import::import_comps(&src, name) {
+        Ok(p) => p,
+        Err(d) => {
+            repl.report_at(&[d], &origin, &src);
+            return Outcome::Failed(Exit::Check);
+        }
+    };
+    let t = &part.translation;
+    for (n, v, _) in &t.consts {
+        repl.session.types.globals.insert(n.clone(), v.ty());
+        repl.session.env.values.insert(n.clone(), v.clone());
+    }
+    let translated = Origin::new(format!("{path} (translated)"), 1);
+    match repl.run_quiet(&translated, &part.text) {
+        Ok(()) => {}
+        Err(f) => {
+            let f = crate::import::locate_failure(&part, f);
+            repl.report_at(&f.diags, &origin, &src);
+            return Outcome::Failed(f.exit_code());
+        }
+    }
+    let others = part
+        .translation
+        .stmts
+        .iter()
+        .filter_map(|s| s.text.strip_prefix("comp "))
+        .filter_map(|s| s.split('(').next())
+        .filter(|c| *c != name)
+        .count();
+    let sig = repl
+        .session
+        .types
+        .comps
+        .get(name)
+        .map(|c| c.signature())
+        .unwrap_or_default();
+    say(&format!(
+        "comp {name}{sig}  (@{} of {path}; {others} more comps named {name}_...: `xlet translate {path}` prints them)",
+        part.translation.entry
+    ));
+    Outcome::Done
 }
 
 /// `:lib PATH`: loads a custom-call library for the rest of the session

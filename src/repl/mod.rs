@@ -172,6 +172,22 @@ impl Repl {
     /// Runs program text in the session, printing bare expressions' values.
     /// On success `_` is the last value printed, and comps defined here keep
     /// this input's text for later diagnostics.
+    /// Runs `src` (comps and bindings, printing nothing of its own), keeping
+    /// its comps' sources; the failure is the caller's to report.
+    pub(crate) fn run_quiet(
+        &mut self,
+        origin: &Origin,
+        src: &str,
+    ) -> Result<(), crate::session::Failure> {
+        let mut out = Printer {
+            opts: &self.print,
+            last: None,
+        };
+        self.session.run(src, &mut out)?;
+        self.keep_comp_sources(origin, src);
+        Ok(())
+    }
+
     pub(crate) fn run_source(&mut self, origin: &Origin, src: &str) -> Outcome {
         let mut out = Printer {
             opts: &self.print,
@@ -219,7 +235,7 @@ impl Repl {
         self.report_at(diags, &self.origin, src);
     }
 
-    fn report_at(&self, diags: &[Diag], origin: &Origin, src: &str) {
+    pub(crate) fn report_at(&self, diags: &[Diag], origin: &Origin, src: &str) {
         let mut text = String::new();
         // The terminal echoed `^C` without a line break; start the report on a fresh line.
         if diags

@@ -50,6 +50,18 @@ pub fn split_parts(text: &str) -> Vec<(usize, &str)> {
 
 /// Translates one module (or one `// -----` part, at byte `base` of `whole`).
 pub fn translate_mlir(part: &str, base: usize, whole: &str) -> Result<Translation, ImportError> {
+    let _ = whole;
     let m = mlir::module::read(part, base)?;
-    translate::translate(&m, whole)
+    translate::translate(&m, None)
+}
+
+/// Translates a module's functions into comps whose names start with
+/// `prefix` (the entry function is `prefix` itself): the REPL's `:import`.
+pub fn translate_mlir_comps(
+    part: &str,
+    base: usize,
+    prefix: &str,
+) -> Result<Translation, ImportError> {
+    let m = mlir::module::read(part, base)?;
+    translate::translate(&m, Some(prefix))
 }

@@ -21,13 +21,6 @@ pub fn ints(op: &Op, key: &str) -> Result<Vec<i128>> {
         .ok_or_else(|| bad(op, key, "a list of integers"))
 }
 
-pub fn ints_or_empty(op: &Op, key: &str) -> Result<Vec<i128>> {
-    match op.attr(key) {
-        Some(a) => a.ints().ok_or_else(|| bad(op, key, "a list of integers")),
-        None => Ok(vec![]),
-    }
-}
-
 pub fn int(op: &Op, key: &str) -> Result<i128> {
     need(op, key)?
         .int()

@@ -65,7 +65,6 @@ impl Translation {
 #[derive(Clone, Debug)]
 struct FuncSig {
     comp: String,
-    results: Vec<Type>,
 }
 
 pub(crate) struct Cx {
@@ -77,6 +76,8 @@ pub(crate) struct Cx {
     funcs: HashMap<String, FuncSig>,
     scopes: Scopes,
     consts: Vec<(String, xlet_core::value::Value, Span)>,
+    /// The REPL's `:import ... as NAME`: every comp's name starts `NAME_`.
+    prefix: Option<String>,
     /// Counts the comps made for regions, for their names.
     regions_made: usize,
 }
@@ -89,8 +90,10 @@ pub(crate) struct Body {
     ret: Option<(Vec<String>, Vec<Option<Type>>)>,
 }
 
-pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
-    let _ = whole;
+/// Translates a module. With `as_comps`, every function becomes a comp (the
+/// entry function the comp named `as_comps`, the others and the regions
+/// `AS_COMPS_name`) and nothing runs: the REPL's `:import FILE as NAME`.
+pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
     let mut t = Translation::default();
     let replicas = m
         .attrs
@@ -127,22 +130,23 @@ pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
         funcs: HashMap::new(),
         scopes: Scopes::default(),
         regions_made: 0,
+        prefix: as_comps.map(str::to_string),
     };
     // Every function gets its comp name first: functions may call ones defined later.
     for f in &m.funcs {
-        let comp = cx.fresh_comp(&f.name);
-        cx.funcs.insert(
-            f.name.clone(),
-            FuncSig {
-                comp,
-                results: f.results.clone(),
-            },
-        );
+        let comp = match as_comps {
+            Some(p) if f.name == entry.name => {
+                cx.used.insert(p.to_string());
+                p.to_string()
+            }
+            _ => cx.fresh_comp(&f.name),
+        };
+        cx.funcs.insert(f.name.clone(), FuncSig { comp });
     }
     // Comps in an order where each is defined before its callers.
     let order = call_order(m)?;
     for name in order {
-        if name == entry.name {
+        if name == entry.name && as_comps.is_none() {
             continue;
         }
         if let Some(f) = m.funcs.iter().find(|f| f.name == name) {
@@ -150,6 +154,17 @@ pub fn translate(m: &Module, whole: &str) -> Result<Translation> {
         }
     }
     t.entry = entry.name.clone();
+    if as_comps.is_some() {
+        t.params = entry.params.clone();
+        t.results = entry
+            .results
+            .iter()
+            .map(|ty| (String::new(), ty.clone()))
+            .collect();
+        t.stmts = cx.stmts;
+        t.consts = cx.consts;
+        return Ok(t);
+    }
     cx.scopes.push(true);
     for (n, ty) in &entry.params {
         let x = cx.fresh(n);
@@ -288,7 +303,11 @@ impl Cx {
 
     /// A new comp name: unlike every name given so far.
     pub(crate) fn fresh_comp(&mut self, name: &str) -> String {
-        let n = pick(name, |n| {
+        let name = match &self.prefix {
+            Some(p) => format!("{p}_{name}"),
+            None => name.to_string(),
+        };
+        let n = pick(&name, |n| {
             self.used.contains(n) || self.all_locals.contains(n)
         });
         self.used.insert(n.clone());
