@@ -42,7 +42,8 @@ fn is_integral(elem: ElemType) -> bool {
 
 pub fn float_text(elem: ElemType, v: f64) -> String {
     if v.is_nan() {
-        return "nan".into();
+        // The sign is kept (total order puts -nan below -inf); the payload is not.
+        return if v.is_sign_negative() { "-nan" } else { "nan" }.into();
     }
     if v.is_infinite() {
         return if v > 0.0 { "inf" } else { "-inf" }.into();

@@ -37,10 +37,13 @@ fn dims_of(op: &Op, d: &Attr, key: &str) -> Result<String> {
     }
 }
 
+/// An integer field of a `#stablehlo.gather/scatter<...>`; StableHLO's printer
+/// leaves out a field at its default (`index_vector_dim = 0`).
 fn int_of(op: &Op, d: &Attr, key: &str) -> Result<i128> {
-    d.get(key)
-        .and_then(Attr::int)
-        .ok_or_else(|| bad(op, key, "an integer"))
+    match d.get(key) {
+        None => Ok(0),
+        Some(a) => a.int().ok_or_else(|| bad(op, key, "an integer")),
+    }
 }
 
 fn flag(op: &Op, key: &str) -> bool {
