@@ -101,7 +101,105 @@ fn main() {
             checks(&file)
         }));
     }
+    trials.push(Trial::test("import_cli/commands", cli));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// The commands as a user runs them: `--out`, `--trace`, `translate`, the
+/// replicas a module asks for, and the exit codes of bad input.
+fn cli() -> Result<(), Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let xlet = env!("CARGO_BIN_EXE_xlet");
+    let case = root.join("conformance/import/mlp");
+    let run = |args: &[&str]| -> Result<(i32, String, String), Failed> {
+        let o = std::process::Command::new(xlet)
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run xlet: {e}"))?;
+        Ok((
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        ))
+    };
+    let p = |f: &str| case.join(f).display().to_string();
+    let out = std::env::temp_dir().join(format!("xlet-import-cli-{}", std::process::id()));
+    let outs = out.display().to_string();
+    let (code, stdout, stderr) = run(&[
+        "run",
+        &p("mlp.mlir"),
+        "--arg",
+        &p("arg0.npy"),
+        "--arg",
+        &p("arg1.npy"),
+        "--arg",
+        &p("arg2.npy"),
+        "--out",
+        &outs,
+    ])?;
+    if code != 0 || !stdout.starts_with("f32[8x16]") || !out.join("result0.npy").is_file() {
+        return Err(format!("run --out: exit {code}, stdout {stdout:.80}, stderr {stderr}").into());
+    }
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, stdout, _) = run(&[
+        "run",
+        "--trace",
+        &p("mlp.mlir"),
+        "--arg",
+        &p("arg0.npy"),
+        "--arg",
+        &p("arg1.npy"),
+        "--arg",
+        &p("arg2.npy"),
+    ])?;
+    if code != 0
+        || !stdout
+            .lines()
+            .any(|l| l.starts_with("line ") && l.contains(" = f32[8x16]"))
+    {
+        return Err(format!("--trace: exit {code}, stdout {stdout:.300}").into());
+    }
+    let (code, stdout, _) = run(&["translate", &p("mlp.mlir")])?;
+    if code != 0 || !stdout.contains("LoadNpy(\"arg0.npy\")") || !stdout.contains("DotGeneral(") {
+        return Err(format!("translate: exit {code}, stdout {stdout:.300}").into());
+    }
+    // One argument short; a mistyped argument: exit 2, naming the parameter.
+    let (code, _, stderr) = run(&["run", &p("mlp.mlir"), "--arg", &p("arg0.npy")])?;
+    if code != 2 || !stderr.contains("takes 3 arguments") {
+        return Err(format!("missing --arg: exit {code}, stderr {stderr}").into());
+    }
+    let (code, _, stderr) = run(&[
+        "run",
+        &p("mlp.mlir"),
+        "--arg",
+        &p("arg1.npy"),
+        "--arg",
+        &p("arg1.npy"),
+        "--arg",
+        &p("arg2.npy"),
+    ])?;
+    if code != 2 || !stderr.contains("parameter `arg0`") {
+        return Err(format!("mistyped --arg: exit {code}, stderr {stderr}").into());
+    }
+    // mhlo.num_replicas = 2 runs two replicas.
+    let ar = root
+        .join("tests/import_cli/all_reduce_replicas.mlir")
+        .display()
+        .to_string();
+    let arg = std::env::temp_dir().join(format!("xlet-import-a4-{}.npy", std::process::id()));
+    let a = xlet::value::Value::Array(xlet::value::Array::from_nd(
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[4]), vec![0f32, 1.0, 2.0, 3.0])
+            .map_err(|e| e.to_string())?,
+    ));
+    if let Value::Array(arr) = &a {
+        xlet::npy::write(&arg, arr).map_err(|e| e.to_string())?;
+    }
+    let (code, stdout, stderr) = run(&["run", &ar, "--arg", &arg.display().to_string()])?;
+    let _ = std::fs::remove_file(&arg);
+    if code != 0 || !stdout.contains("[replica 1] f32[4] {1, 3, 5, 7}") {
+        return Err(format!("replicas: exit {code}, stdout {stdout}, stderr {stderr}").into());
+    }
+    Ok(())
 }
 
 fn read(path: &Path) -> Result<String, Failed> {

@@ -85,13 +85,9 @@ fn run_part(
         }
     };
     let t = &part.translation;
-    if let Some(r) = t.replicas
-        && r > 1
-    {
-        err!(
-            "error: the module sets mhlo.num_replicas = {r}; run it with --replicas is not supported for modules yet"
-        );
-        return Exit::Usage;
+    let replicas = t.replicas.unwrap_or(1).max(opts.replicas);
+    if replicas > 1 {
+        return run_replicated(name, opts, m, part, replicas);
     }
     if let Err(e) = bind_args(&mut session, t, &m.args) {
         err!("error: {e}");
@@ -138,6 +134,35 @@ fn run_part(
         return Exit::Usage;
     }
     Exit::Ok
+}
+
+/// `mhlo.num_replicas = N` (or `--replicas N`): the translated program, its
+/// arguments loaded from the `--arg` files, run by the replica driver like a
+/// script (spec/distributed.md), each replica printing the results.
+fn run_replicated(name: &str, opts: &Options, m: &ModuleRun, part: &Part, replicas: usize) -> Exit {
+    if m.out.is_some() || m.trace {
+        err!("error: --out and --trace are for modules run on one replica; {name} runs {replicas}");
+        return Exit::Usage;
+    }
+    let t = &part.translation;
+    if m.args.len() != t.params.len() {
+        err!(
+            "error: @{} takes {} arguments; {} --arg files were given",
+            t.entry,
+            t.params.len(),
+            m.args.len()
+        );
+        return Exit::Check;
+    }
+    let args: Vec<PathBuf> = m
+        .args
+        .iter()
+        .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        .collect();
+    let text = xlet::import::program_text(name, std::slice::from_ref(part), &args);
+    let mut o = opts.clone();
+    o.replicas = replicas;
+    super::run::run_replicas(&format!("{name} (translated)"), &text, &o)
 }
 
 /// Runs the statements one by one, printing each bound value with its line.

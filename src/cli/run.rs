@@ -148,7 +148,7 @@ impl Output for Buffered {
 
 /// `--replicas N` (spec/distributed.md §1): every replica's output, in
 /// replica order, each line labelled; then every replica's diagnostics.
-fn run_replicas(name: &str, src: &str, opts: &Options) -> Exit {
+pub(super) fn run_replicas(name: &str, src: &str, opts: &Options) -> Exit {
     let print = PrintOptions {
         full: opts.full,
         ..Default::default()
