@@ -122,6 +122,19 @@ impl<'a> Reader<'a> {
     /// the start of a line.
     fn starts_op(&self) -> bool {
         let Some(t) = self.peek() else { return true };
+        // A line after a comma continues the op (`batching_dims = [0] x [0],`
+        // then `contracting_dims = ...` on the next line), as does a line that
+        // starts `name = ...`.
+        let after_comma = self.pos > 0
+            && matches!(
+                self.toks.get(self.pos - 1).map(|t| &t.tok),
+                Some(Tok::Punct(","))
+            );
+        let attr_line = matches!(t.tok, Tok::Ident { .. })
+            && matches!(self.peek_at(1).map(|t| &t.tok), Some(Tok::Punct("=")));
+        if after_comma || attr_line {
+            return false;
+        }
         match &t.tok {
             Tok::Value { .. } | Tok::Str(_) | Tok::Block(_) => true,
             Tok::Punct("}") => true,

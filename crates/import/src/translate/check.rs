@@ -60,6 +60,18 @@ pub fn emit(cx: &mut Cx, op: &Op, body: &mut Body) -> Result<()> {
     let elem = cx
         .value_type(&op.operands[0])
         .and_then(|t| t.as_array().map(|a| a.elem));
+    // `~=` is defined on f16 and wider; the small floats compare as f32 (exact).
+    let (actual, expected) = match elem {
+        Some(ElemType::Small(t))
+            if t.is_float() && (kind.contains("almost") || kind.contains("close")) =>
+        {
+            (
+                format!("ConvertElementType({actual}, f32)"),
+                format!("ConvertElementType({expected}, f32)"),
+            )
+        }
+        _ => (actual, expected),
+    };
     let text = match kind.trim_end_matches("_const") {
         "expect_eq" | "eq" => format!("then {actual} == {expected}"),
         "expect_almost_eq" | "almost_eq" => {

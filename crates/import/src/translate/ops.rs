@@ -315,7 +315,17 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
                 format!("`{}` (xlet has no quantized element types)", op.name),
             ));
         }
-        "get_dimension_size" => format!("GetDimensionSize({}, {})", v[0], int(op, "dimension")?),
+        "get_dimension_size" => {
+            let d = int(
+                op,
+                if op.attr("dim").is_some() {
+                    "dim"
+                } else {
+                    "dimension"
+                },
+            )?;
+            format!("GetDimensionSize({}, {d})", v[0])
+        }
         _ => {
             return Err(ImportError::unsupported(
                 op.span.clone(),
