@@ -84,6 +84,7 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
     // A constant of x's type.
     let k = |c: &str| format!("BroadcastInDim({} {c}, {}, {{}})", ty.elem, brace(&dims));
     let (one, half, ln2, big) = (k("1"), k("0.5"), k("0.6931471805599453"), k("1e18"));
+    let lh = k("-0.6931471805599453");
     let e = match short {
         "erf_inv" => erf_inv(x, &ty, &k, op)?,
         // Exact comparisons.
@@ -93,10 +94,15 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
         // (expm1(x) - expm1(-x)) / 2: the two terms have opposite signs, so
         // no cancellation near 0; a few ulp. Overflows slightly early, for
         // |x| between log(max) and log(2 max) (f32: 88.7 to 89.4).
-        "sinh" => format!("Mul(Sub(Expm1({x}), Expm1(Neg({x}))), {half})"),
-        // (exp(x) + exp(-x)) / 2: a sum of positives, a few ulp; the same
-        // early overflow band as sinh.
-        "cosh" => format!("Mul(Add(Exp({x}), Exp(Neg({x}))), {half})"),
+        // Below 1, (expm1(x) - expm1(-x)) / 2 (no cancellation near 0);
+        // above, exp(x + log ½) - exp(-x + log ½), as CHLO's legalisation
+        // writes it (no early overflow: exp(x)/2 is computed as one exp).
+        "sinh" => format!(
+            "Select(Lt(Abs({x}), {one}), Mul(Sub(Expm1({x}), Expm1(Neg({x}))), {half}), Sub(Exp(Add({x}, {lh})), Exp(Sub({lh}, {x}))))"
+        ),
+        // exp(x + log ½) + exp(-x + log ½), as CHLO's legalisation writes it:
+        // a sum of positives, no early overflow.
+        "cosh" => format!("Add(Exp(Add({x}, {lh})), Exp(Sub({lh}, {x})))"),
         // atan2(x, sqrt((1 - x)(1 + x))): (1 - x)(1 + x) avoids 1 - x*x's
         // cancellation near |x| = 1; a few ulp, NaN outside [-1, 1].
         "asin" => format!("Atan2({x}, Sqrt(Mul(Sub({one}, {x}), Add({one}, {x}))))"),
