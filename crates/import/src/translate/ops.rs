@@ -128,14 +128,7 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         "bitcast_convert" => format!("BitcastConvertType({}, {})", v[0], out_array()?.elem),
         "reshape" => format!("Reshape({}, {})", v[0], brace(&dims(out_array()?))),
         "broadcast_in_dim" => {
-            let d = ints(
-                op,
-                if op.attr("dims").is_some() {
-                    "dims"
-                } else {
-                    "broadcast_dimensions"
-                },
-            )?;
+            let d = ints(op, key(op, "dims", "broadcast_dimensions"))?;
             format!(
                 "BroadcastInDim({}, {}, {})",
                 v[0],
@@ -149,59 +142,24 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
             brace(&ints(op, "broadcast_sizes")?)
         ),
         "transpose" => {
-            let d = ints(
-                op,
-                if op.attr("dims").is_some() {
-                    "dims"
-                } else {
-                    "permutation"
-                },
-            )?;
+            let d = ints(op, key(op, "dims", "permutation"))?;
             format!("Transpose({}, {})", v[0], brace(&d))
         }
         "reverse" => {
-            let d = ints(
-                op,
-                if op.attr("dims").is_some() {
-                    "dims"
-                } else {
-                    "dimensions"
-                },
-            )?;
+            let d = ints(op, key(op, "dims", "dimensions"))?;
             format!("Rev({}, {})", v[0], brace(&d))
         }
         "iota" => {
-            let d = int(
-                op,
-                if op.attr("dim").is_some() {
-                    "dim"
-                } else {
-                    "iota_dimension"
-                },
-            )?;
+            let d = int(op, key(op, "dim", "iota_dimension"))?;
             format!("Iota({}, {d})", out()?)
         }
         "concatenate" => {
-            let d = int(
-                op,
-                if op.attr("dim").is_some() {
-                    "dim"
-                } else {
-                    "dimension"
-                },
-            )?;
+            let d = int(op, key(op, "dim", "dimension"))?;
             format!("Concatenate({{{}}}, {d})", v.join(", "))
         }
         "slice" => slice(op, &v)?,
         "dynamic_slice" => {
-            let sizes = ints(
-                op,
-                if op.attr("sizes").is_some() {
-                    "sizes"
-                } else {
-                    "slice_sizes"
-                },
-            )?;
+            let sizes = ints(op, key(op, "sizes", "slice_sizes"))?;
             format!(
                 "DynamicSlice({}, {}, {})",
                 v[0],
@@ -218,30 +176,9 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
             )
         }
         "pad" => {
-            let lo = ints(
-                op,
-                if op.attr("low").is_some() {
-                    "low"
-                } else {
-                    "edge_padding_low"
-                },
-            )?;
-            let hi = ints(
-                op,
-                if op.attr("high").is_some() {
-                    "high"
-                } else {
-                    "edge_padding_high"
-                },
-            )?;
-            let int_ = ints(
-                op,
-                if op.attr("interior").is_some() {
-                    "interior"
-                } else {
-                    "interior_padding"
-                },
-            )?;
+            let lo = ints(op, key(op, "low", "edge_padding_low"))?;
+            let hi = ints(op, key(op, "high", "edge_padding_high"))?;
+            let int_ = ints(op, key(op, "interior", "interior_padding"))?;
             let cfg: Vec<String> = lo
                 .iter()
                 .zip(&hi)
@@ -316,14 +253,7 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
             ));
         }
         "get_dimension_size" => {
-            let d = int(
-                op,
-                if op.attr("dim").is_some() {
-                    "dim"
-                } else {
-                    "dimension"
-                },
-            )?;
+            let d = int(op, key(op, "dim", "dimension"))?;
             format!("GetDimensionSize({}, {d})", v[0])
         }
         _ => {
@@ -333,6 +263,16 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
             ));
         }
     })
+}
+
+/// The attribute's name as written: the pretty form's short one (`dims`) or
+/// the generic form's (`broadcast_dimensions`).
+fn key(op: &Op, pretty: &'static str, generic: &'static str) -> &'static str {
+    if op.attr(pretty).is_some() {
+        pretty
+    } else {
+        generic
+    }
 }
 
 fn dims(a: &xlet_core::types::ArrayType) -> Vec<i128> {
