@@ -30,6 +30,78 @@ const REFERENCE: &str = "the scalar reference path (one comp call per element), 
 
 /// (file from the workspace root, the site's line trimmed, why it is bounded).
 const ALLOWED: &[(&str, &str, &str)] = &[
+    // --- the importer: one entry per dimension, operand or branch of a module's text ---
+    ("crates/import/src/hlo/attrs.rs", "size: vec![1; n],", RANK),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "stride: vec![1; n],",
+        RANK,
+    ),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "pad: vec![(0, 0); n],",
+        RANK,
+    ),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "lhs_dilate: vec![1; n],",
+        RANK,
+    ),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "rhs_dilate: vec![1; n],",
+        RANK,
+    ),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "reversal: vec![false; n],",
+        RANK,
+    ),
+    (
+        "crates/import/src/hlo/attrs.rs",
+        "[] => return Ok(vec![(0, 0, 0); rank]),",
+        RANK,
+    ),
+    (
+        "crates/import/src/mlir/op.rs",
+        "let mut out = Vec::with_capacity(items.len());",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/captures.rs",
+        "let ops = vec![t; comps.len()];",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops.rs",
+        "None => vec![1; s.len()],",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops_more.rs",
+        "return Ok(vec![(0, 0); n]);",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops_more.rs",
+        "flat = vec![flat[0]; 2 * n];",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops_more.rs",
+        "None => Ok(vec![fill; n]),",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops_more.rs",
+        "vec![v[0]; n]",
+        RANK,
+    ),
+    (
+        "crates/import/src/translate/ops_more.rs",
+        "sp.resize(k + 1, -1);",
+        RANK,
+    ),
     // --- filled after an accounted allocation ---
     ("crates/core/src/alloc.rs", "v.resize(n, fill);", FILLED),
     (

@@ -211,6 +211,11 @@ fn layout(op: &Op, item: &Item, a: &str, b: &str) -> Result<Layout> {
             Some(Tok::Ident { name, angle: None }) if name == b => lb = Some(pos),
             Some(Tok::Number(k)) => {
                 let k: usize = k.parse().map_err(|_| err())?;
+                // A spatial index names one of the group's dimensions: at most
+                // the group's length (bounds the vector by the text).
+                if k >= items.len() {
+                    return Err(err());
+                }
                 if sp.len() <= k {
                     sp.resize(k + 1, -1);
                 }
