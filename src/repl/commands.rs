@@ -82,8 +82,8 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (":save", "NAME FILE", "write the array NAME to FILE as .npy"),
     (
         ":import",
-        "FILE [as NAME]",
-        "make a StableHLO/HLO module's functions comps: NAME(args) runs its entry function",
+        "FILE",
+        "make a StableHLO/HLO module's functions comps; `:import FILE as N`: N(args) runs its entry function",
     ),
     (
         ":lib",
