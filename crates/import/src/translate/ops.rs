@@ -85,6 +85,18 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         return Ok(format!("{x}({})", cx.values(&op.operands)?.join(", ")));
     }
     let v = cx.values(&op.operands)?;
+    let least = min_operands(short);
+    if v.len() < least {
+        return Err(ImportError::at(
+            op.span.clone(),
+            format!(
+                "`{}` takes at least {least} operand{}; {} written",
+                op.name,
+                if least == 1 { "" } else { "s" },
+                v.len()
+            ),
+        ));
+    }
     if name.starts_with("chlo.")
         && let Some(e) = super::chlo::expr(cx, op, short, &v)?
     {
@@ -263,6 +275,32 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
             ));
         }
     })
+}
+
+/// The fewest operands each op's translation reads (by position), so that a
+/// module that leaves them out is an error, not an out-of-range index.
+fn min_operands(short: &str) -> usize {
+    match short {
+        "select_and_scatter" | "scatter" | "batch_norm_training" => 3,
+        "batch_norm_inference" | "batch_norm_grad" => 5,
+        "compare"
+        | "dot"
+        | "dot_general"
+        | "pad"
+        | "dynamic_update_slice"
+        | "gather"
+        | "convolution"
+        | "reduce_window"
+        | "triangular_solve"
+        | "reduce"
+        | "rng" => 2,
+        "convert" | "bitcast_convert" | "reshape" | "broadcast_in_dim" | "broadcast"
+        | "transpose" | "reverse" | "dynamic_slice" | "get_tuple_element" | "top_k"
+        | "get_dimension_size" | "fft" | "cholesky" | "reduce_precision" | "rng_bit_generator"
+        | "sort" | "case" | "if" | "map" | "all_reduce" | "all_gather" | "all_to_all"
+        | "reduce_scatter" | "collective_permute" | "while" => 1,
+        _ => 0,
+    }
 }
 
 /// The attribute's name as written: the pretty form's short one (`dims`) or
