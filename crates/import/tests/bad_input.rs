@@ -76,6 +76,25 @@ fn names_and_types() {
 }
 
 #[test]
+fn ops_missing_their_operands() {
+    for op in [
+        "convert",
+        "dot_general",
+        "scatter",
+        "reduce",
+        "sort",
+        "while",
+        "batch_norm_grad",
+    ] {
+        let m = main_of(&format!(
+            "  %0 = stablehlo.{op} : () -> tensor<f32>\n  return %0 : tensor<f32>"
+        ));
+        let e = err(&m);
+        assert!(e.contains("operand") || e.contains("init"), "{op}: {e}");
+    }
+}
+
+#[test]
 fn deep_nesting_is_bounded() {
     let deep = format!(
         "func.func @main() {{\n  %0 = stablehlo.constant {}1{} : tensor<f32>\n}}",

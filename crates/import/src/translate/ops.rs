@@ -292,13 +292,12 @@ fn min_operands(short: &str) -> usize {
         | "convolution"
         | "reduce_window"
         | "triangular_solve"
-        | "reduce"
         | "rng" => 2,
         "convert" | "bitcast_convert" | "reshape" | "broadcast_in_dim" | "broadcast"
         | "transpose" | "reverse" | "dynamic_slice" | "get_tuple_element" | "top_k"
         | "get_dimension_size" | "fft" | "cholesky" | "reduce_precision" | "rng_bit_generator"
         | "sort" | "case" | "if" | "map" | "all_reduce" | "all_gather" | "all_to_all"
-        | "reduce_scatter" | "collective_permute" | "while" => 1,
+        | "reduce_scatter" | "collective_permute" | "while" | "reduce" => 1,
         _ => 0,
     }
 }
@@ -496,6 +495,15 @@ fn reduce(cx: &mut Cx, op: &Op, v: &[String]) -> Result<String> {
         (v.to_vec(), cx.values(&op.inits)?)
     };
     let n = xs.len();
+    if n == 0 || inits.len() != n {
+        return Err(ImportError::at(
+            op.span.clone(),
+            format!(
+                "`{}` needs as many init values as operands (and at least one of each)",
+                op.name
+            ),
+        ));
+    }
     let init_uses = if op.inits.is_empty() {
         op.operands[n..].to_vec()
     } else {
