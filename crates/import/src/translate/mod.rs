@@ -8,6 +8,7 @@ mod attrs;
 mod captures;
 mod check;
 mod chlo;
+mod gamma;
 mod ops;
 mod ops_misc;
 mod ops_more;
@@ -340,6 +341,11 @@ impl Cx {
         self.consts
             .push((name.clone(), xlet_core::value::Value::Array(array), span));
         Ok(name)
+    }
+
+    /// Adds a statement (a helper comp) before the one being written.
+    pub(crate) fn push_stmt(&mut self, st: Stmt) {
+        self.stmts.push(st);
     }
 
     /// The comp a module function became.
