@@ -83,7 +83,15 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
     let dims: Vec<i128> = ty.dims.iter().map(|d| *d as i128).collect();
     // A constant of x's type.
     let k = |c: &str| format!("BroadcastInDim({} {c}, {}, {{}})", ty.elem, brace(&dims));
-    let (one, half, ln2, big) = (k("1"), k("0.5"), k("0.6931471805599453"), k("1e18"));
+    // Past `big`, asinh and acosh are log(x) + ln 2 to the type's precision
+    // (the next term is 1/(4x²)), and x² would overflow: 1e18 for f32, f64
+    // and bf16, 100 for f16 (whose x² overflows at 256).
+    let big = if ty.elem == xlet_core::types::ElemType::F16 {
+        "100"
+    } else {
+        "1e18"
+    };
+    let (one, half, ln2, big) = (k("1"), k("0.5"), k("0.6931471805599453"), k(big));
     let lh = k("-0.6931471805599453");
     let e = match short {
         "erf_inv" => erf_inv(x, &ty, &k, op)?,

@@ -602,7 +602,9 @@ impl Cx {
                 Some(x.clone()),
             );
             self.scopes
-                .bind(mname, Bound::value(&x, tys.first().cloned()));
+                // One result: its type is the last one written (`select`'s
+                // pretty form writes the predicate's type first).
+                .bind(mname, Bound::value(&x, tys.last().cloned()));
         } else if op.results.len() == 1 {
             let (mname, _) = &op.results[0];
             let x = self.fresh(mname);
