@@ -181,6 +181,41 @@ fn cli() -> Result<(), Failed> {
     if code != 2 || !stderr.contains("parameter `arg0`") {
         return Err(format!("mistyped --arg: exit {code}, stderr {stderr}").into());
     }
+    // The REPL: `:import` makes the module a comp that runs on bound arrays,
+    // an HLO module too; a bad module imports nothing and says where.
+    let input = format!(
+        ":import {mlp} as m\n:npy x {a0}\n:npy w {a1}\n:npy b {a2}\n\
+         then m(x, w, b) ~= LoadNpy(\"{e0}\") within 1e-5\n:import {hlo}\n\
+         then mlp(x, w, b) ~= m(x, w, b)\n:type m\n:import /no/such.mlir\n",
+        mlp = p("mlp.mlir"),
+        hlo = p("mlp.hlo"),
+        a0 = p("arg0.npy"),
+        a1 = p("arg1.npy"),
+        a2 = p("arg2.npy"),
+        e0 = p("expected0.npy"),
+    );
+    let mut child = std::process::Command::new(xlet)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run xlet: {e}"))?;
+    if let Some(mut i) = child.stdin.take() {
+        use std::io::Write as _;
+        i.write_all(input.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    let o = child.wait_with_output().map_err(|e| e.to_string())?;
+    let (so, se) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    let ok = so.contains("comp m(arg0: f32[8x16], arg1: f32[16x16], arg2: f32[16]) -> f32[8x16]")
+        && so.contains("comp mlp(")
+        && se.contains("/no/such.mlir")
+        && !se.contains("does not hold");
+    if !ok {
+        return Err(format!(":import in the REPL: stdout {so}\nstderr {se}").into());
+    }
     // mhlo.num_replicas = 2 runs two replicas.
     let ar = root
         .join("tests/import_cli/all_reduce_replicas.mlir")
