@@ -157,8 +157,7 @@ impl<'a> Reader<'a> {
     /// `}` that closes the region.
     pub fn op_items(&mut self, depth: usize) -> Result<Vec<Item>> {
         let mut out = vec![];
-        loop {
-            let Some(t) = self.peek() else { break };
+        while let Some(t) = self.peek() {
             if t.line_start && self.starts_op() {
                 break;
             }

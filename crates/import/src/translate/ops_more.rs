@@ -83,7 +83,7 @@ pub(crate) fn gather(op: &Op, v: &[String]) -> Result<String> {
 
 /// `scatter(operands..., indices, updates...)`: N operands and N updates.
 pub(crate) fn scatter(cx: &mut Cx, op: &Op, v: &[String]) -> Result<String> {
-    if v.len() < 3 || v.len() % 2 == 0 {
+    if v.len() < 3 || v.len().is_multiple_of(2) {
         return Err(ImportError::at(
             op.span.clone(),
             "a scatter takes N operands, the indices and N updates".into(),
@@ -325,7 +325,7 @@ pub(crate) fn convolution(op: &Op, v: &[String]) -> Result<String> {
 
 /// `reduce_window(inputs..., inits...)`.
 pub(crate) fn reduce_window(cx: &mut Cx, op: &Op, v: &[String]) -> Result<String> {
-    if v.len() < 2 || v.len() % 2 != 0 {
+    if v.len() < 2 || !v.len().is_multiple_of(2) {
         return Err(ImportError::at(
             op.span.clone(),
             "a reduce_window takes N inputs and N init values".into(),
