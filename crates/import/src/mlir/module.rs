@@ -13,6 +13,9 @@ use xlet_core::types::Type;
 pub struct Func {
     pub name: String,
     pub params: Vec<(String, Type)>,
+    /// A parameter's name from its location (`%arg0: tensor<2xf32> loc("x")`,
+    /// as `jax.jit(...).lower(...).as_text(debug_info=True)` writes it).
+    pub param_names: Vec<Option<String>>,
     pub results: Vec<Type>,
     pub body: super::items::Region,
     pub span: Span,
@@ -150,8 +153,10 @@ fn func(r: &mut Reader) -> Result<Func> {
         ));
     }
     let mut params = vec![];
+    let mut param_names = vec![];
     for (n, ty) in block_args(&params_group)? {
         let sp = ty.first().map_or(params_group.span(), Item::span);
+        param_names.push(loc_name(&ty));
         params.push((n, parse_type(&ty, sp)?));
     }
     let mut results = vec![];
@@ -194,6 +199,7 @@ fn func(r: &mut Reader) -> Result<Func> {
     Ok(Func {
         name,
         params,
+        param_names,
         results,
         span: start..body.span.end,
         body,
@@ -209,5 +215,31 @@ fn body_follows(r: &Reader) -> bool {
                 && !matches!(r.peek_at(2).map(|t| &t.tok), Some(Tok::Punct("=")))
         }
         _ => false,
+    }
+}
+
+/// The name in a `loc("name")` among a parameter's items, when it is an
+/// identifier (JAX writes the Python argument's name there).
+fn loc_name(items: &[Item]) -> Option<String> {
+    let i = items.iter().position(|i| i.ident() == Some("loc"))?;
+    let Some(Item::Group {
+        open: '(',
+        items: inner,
+        ..
+    }) = items.get(i + 1)
+    else {
+        return None;
+    };
+    match inner.as_slice() {
+        [
+            Item::Tok(Token {
+                tok: Tok::Str(s), ..
+            }),
+        ] => {
+            let ok = s.starts_with(|c: char| c.is_ascii_alphabetic())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            ok.then(|| s.clone())
+        }
+        _ => None,
     }
 }

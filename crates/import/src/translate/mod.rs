@@ -167,8 +167,9 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
         return Ok(t);
     }
     cx.scopes.push(true);
-    for (n, ty) in &entry.params {
-        let x = cx.fresh(n);
+    for (i, (n, ty)) in entry.params.iter().enumerate() {
+        let hint = entry.param_names.get(i).cloned().flatten();
+        let x = cx.fresh(hint.as_deref().unwrap_or(n));
         cx.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
         t.params.push((x, ty.clone()));
     }
