@@ -48,17 +48,7 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
             format!("`{}` takes one operand", op.name),
         ));
     };
-    let ty = op
-        .operands
-        .first()
-        .and_then(|u| cx.value_type(u))
-        .and_then(|t| t.as_array().cloned())
-        .ok_or_else(|| {
-            ImportError::at(
-                op.span.clone(),
-                format!("the operand type of `{}` is not known", op.name),
-            )
-        })?;
+    let ty = cx.operand_array(op)?;
     let is_complex = ty.elem.name().starts_with('c');
     if short == "square" {
         // Exact as a product (x * x rounds once).
@@ -279,17 +269,7 @@ fn next_after(cx: &Cx, op: &Op, v: &[String]) -> Result<String> {
             "`chlo.next_after` takes two operands".into(),
         ));
     };
-    let ty = op
-        .operands
-        .first()
-        .and_then(|u| cx.value_type(u))
-        .and_then(|t| t.as_array().cloned())
-        .ok_or_else(|| {
-            ImportError::at(
-                op.span.clone(),
-                "the operand type of `chlo.next_after` is not known".into(),
-            )
-        })?;
+    let ty = cx.operand_array(op)?;
     let (int, min) = match ty.elem.name() {
         "f32" => ("s32", "-2147483648"),
         "f64" => ("s64", "-9223372036854775808"),

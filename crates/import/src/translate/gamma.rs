@@ -29,17 +29,7 @@ pub fn expr(cx: &mut Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<St
     if short != "lgamma" && short != "digamma" && short != "erfc" {
         return Ok(None);
     }
-    let ty = op
-        .operands
-        .first()
-        .and_then(|u| cx.value_type(u))
-        .and_then(|t| t.as_array().cloned())
-        .ok_or_else(|| {
-            ImportError::at(
-                op.span.clone(),
-                format!("`{}` takes one operand of a known type", op.name),
-            )
-        })?;
+    let ty = cx.operand_array(op)?;
     let compute = match ty.elem {
         // erfc goes through f64 (see `erfc`), so f64 itself has no wider type.
         ElemType::F16 | ElemType::BF16 | ElemType::F32 if short == "erfc" => ElemType::F64,

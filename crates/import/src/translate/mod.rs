@@ -381,6 +381,20 @@ impl Cx {
         b.type_of(u.index)
     }
 
+    /// The array type of `op`'s first operand, or an error naming the op.
+    pub(crate) fn operand_array(&self, op: &Op) -> Result<xlet_core::types::ArrayType> {
+        op.operands
+            .first()
+            .and_then(|u| self.value_type(u))
+            .and_then(|t| t.as_array().cloned())
+            .ok_or_else(|| {
+                ImportError::at(
+                    op.span.clone(),
+                    format!("the operand type of `{}` is not known", op.name),
+                )
+            })
+    }
+
     pub(crate) fn values(&self, us: &[Use]) -> Result<Vec<String>> {
         us.iter().map(|u| self.value(u)).collect()
     }
@@ -593,50 +607,32 @@ impl Cx {
                 _ => String::new(),
             }
         };
-        if count == 1 {
-            let (mname, _) = &op.results[0];
-            let x = self.fresh(mname);
-            self.line(
-                body,
-                format!("let {x}{} = {expr}", ann(tys)),
-                op.span.clone(),
-                Some(x.clone()),
-            );
-            self.scopes
-                // One result: its type is the last one written (`select`'s
-                // pretty form writes the predicate's type first).
-                .bind(mname, Bound::value(&x, tys.last().cloned()));
-        } else if op.results.len() == 1 {
-            let (mname, _) = &op.results[0];
-            let x = self.fresh(mname);
-            self.line(
-                body,
-                format!("let {x}{} = {expr}", ann(tys)),
-                op.span.clone(),
-                Some(x.clone()),
-            );
-            self.scopes
-                .bind(mname, Bound::tuple(&x, count, tys.to_vec()));
-        } else {
-            let joined: Vec<&str> = op.results.iter().map(|(n, _)| n.as_str()).collect();
-            let t = self.fresh(&joined.join("_"));
-            self.line(
-                body,
-                format!("let {t}{} = {expr}", ann(tys)),
-                op.span.clone(),
-                Some(t.clone()),
-            );
-            for (i, (mname, _)) in op.results.iter().enumerate() {
-                let x = self.fresh(mname);
-                let ty = tys.get(i).cloned();
-                let a = ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default();
-                self.line(
-                    body,
-                    format!("let {x}{a} = GetTupleElement({t}, {i})"),
-                    op.span.clone(),
-                    Some(x.clone()),
-                );
-                self.scopes.bind(mname, Bound::value(&x, ty));
+        // One `let` of the whole result (a tuple when there are several),
+        // named after the module's result (or its several names joined).
+        let joined: Vec<&str> = op.results.iter().map(|(n, _)| n.as_str()).collect();
+        let x = self.fresh(&joined.join("_"));
+        let text = format!("let {x}{} = {expr}", ann(tys));
+        self.line(body, text, op.span.clone(), Some(x.clone()));
+        match op.results.as_slice() {
+            // One result: its type is the last one written (`select`'s pretty
+            // form writes the predicate's type first).
+            [(mname, _)] if count == 1 => self
+                .scopes
+                .bind(mname, Bound::value(&x, tys.last().cloned())),
+            // `%7:3 = ...`: uses read `%7#i` from the tuple.
+            [(mname, _)] => self
+                .scopes
+                .bind(mname, Bound::tuple(&x, count, tys.to_vec())),
+            // `%a, %b = ...`: each name is bound to its element.
+            names => {
+                for (i, (mname, _)) in names.iter().enumerate() {
+                    let e = self.fresh(mname);
+                    let ty = tys.get(i).cloned();
+                    let a = ty.as_ref().map(|t| format!(": {t}")).unwrap_or_default();
+                    let text = format!("let {e}{a} = GetTupleElement({x}, {i})");
+                    self.line(body, text, op.span.clone(), Some(e.clone()));
+                    self.scopes.bind(mname, Bound::value(&e, ty));
+                }
             }
         }
     }
