@@ -6,7 +6,7 @@
 
 use crate::session::{Failure, Session};
 use std::path::Path;
-use xlet_core::diag::{Diag, Stage};
+use xlet_core::diag::Diag;
 use xlet_core::span::Span;
 use xlet_core::value::Value;
 use xlet_import::{ImportError, Translation};
@@ -75,17 +75,13 @@ impl Part {
             .chars()
             .take(160)
             .collect();
-        d.span = st.span.start..(st.span.start + 1).max(line_end(st.span.clone()));
+        d.span = st.span.start..st.span.end.max(st.span.start + 1);
         d.secondary.clear();
         d.notes.push(format!(
             "in the translated statement `{shown}` (see `xlet translate`)"
         ));
         d
     }
-}
-
-fn line_end(s: Span) -> usize {
-    s.end
 }
 
 /// Translates every part of a module file.
@@ -102,7 +98,7 @@ pub fn translate(text: &str) -> Result<Vec<Part>, Diag> {
         {
             continue;
         }
-        let t = xlet_import::translate_mlir(part, base, text).map_err(|e| e.0)?;
+        let t = xlet_import::translate_mlir(part, base).map_err(|e| e.0)?;
         parts.push(Part::new(t));
     }
     Ok(parts)
@@ -115,7 +111,7 @@ fn translate_hlo(text: &str, as_comps: Option<&str>) -> Result<Part, Diag> {
     let back = |s: &Span| c.locate(s.start).unwrap_or(0..0);
     let t = match as_comps {
         Some(p) => xlet_import::translate_mlir_comps(&c.mlir, 0, p),
-        None => xlet_import::translate_mlir(&c.mlir, 0, &c.mlir),
+        None => xlet_import::translate_mlir(&c.mlir, 0),
     };
     let mut t = t.map_err(|e| {
         let mut d = e.0;
@@ -210,18 +206,6 @@ pub fn results(session: &Session, t: &Translation) -> Vec<Value> {
         .iter()
         .filter_map(|(n, _)| session.env.values.get(n).cloned())
         .collect()
-}
-
-/// A diagnostic as a failure of its stage.
-pub fn fail(d: Diag) -> Failure {
-    let stage = match d.stage {
-        Stage::Runtime => Stage::Runtime,
-        s => s,
-    };
-    Failure {
-        stage,
-        diags: vec![d],
-    }
 }
 
 /// The program `xlet translate` prints: per part, the large constants as

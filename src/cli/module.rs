@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use xlet::diag::{LineIndex, Renderer};
 use xlet::exit::Exit;
-use xlet::import::{Part, bind_args, fail, locate_failure, results, translate};
+use xlet::import::{Part, bind_args, locate_failure, results, translate};
 use xlet::print::{PrintOptions, format_value};
 use xlet::value::Value;
 
@@ -199,7 +199,6 @@ fn trace(
             );
         }
     }
-    let _ = fail;
     Ok(())
 }
 

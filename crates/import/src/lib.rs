@@ -49,8 +49,7 @@ pub fn split_parts(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Translates one module (or one `// -----` part, at byte `base` of `whole`).
-pub fn translate_mlir(part: &str, base: usize, whole: &str) -> Result<Translation, ImportError> {
-    let _ = whole;
+pub fn translate_mlir(part: &str, base: usize) -> Result<Translation, ImportError> {
     let m = mlir::module::read(part, base)?;
     translate::translate(&m, None)
 }

@@ -39,7 +39,7 @@ fn conformance_hlo_converts() {
         }
         crate::mlir::module::read(&c.mlir, 0)
             .unwrap_or_else(|e| panic!("{name}: {} at {:?}\n{}", e.0.message, e.0.span, c.mlir));
-        match crate::translate_mlir(&c.mlir, 0, &c.mlir) {
+        match crate::translate_mlir(&c.mlir, 0) {
             Ok(_) => translated += 1,
             Err(e) => {
                 let line = c
@@ -81,8 +81,7 @@ ENTRY %main.2 (x: f32[4]) -> f32[] {
 #[test]
 fn old_dialect_and_locate() {
     let c = to_mlir(SMALL).unwrap_or_else(|e| panic!("{}", e.0.message));
-    crate::translate_mlir(&c.mlir, 0, &c.mlir)
-        .unwrap_or_else(|e| panic!("{}\n{}", e.0.message, c.mlir));
+    crate::translate_mlir(&c.mlir, 0).unwrap_or_else(|e| panic!("{}\n{}", e.0.message, c.mlir));
     assert!(
         c.mlir.contains("dense<[[1, 2], [nan, -inf]]>"),
         "{}",
@@ -169,7 +168,7 @@ ENTRY e {
 }
 ";
     let c = to_mlir(hlo).unwrap_or_else(|e| panic!("{}", e.0.message));
-    let t = crate::translate_mlir(&c.mlir, 0, &c.mlir)
+    let t = crate::translate_mlir(&c.mlir, 0)
         .unwrap_or_else(|e| panic!("{} at {:?}\n{}", e.0.message, e.0.span, c.mlir));
     assert_eq!(t.results.len(), 2, "{}", c.mlir);
 }

@@ -186,7 +186,7 @@ fn broadcast(op: &Op, name: &str, v: &[String]) -> Result<String> {
 fn refused(short: &str) -> Option<&'static str> {
     Some(match short {
         "polygamma" | "zeta" => {
-            "xlet has no gamma-family op yet, and a composition accurate over the whole range needs a Lanczos series with reflection (not done yet)"
+            "xlet has no composition of it yet (a series accurate over the whole range is not written)"
         }
         "bessel_i1e" => {
             "xlet has no Bessel op yet (a Chebyshev-series composition is not done yet)"

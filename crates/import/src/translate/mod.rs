@@ -79,8 +79,6 @@ pub(crate) struct Cx {
     consts: Vec<(String, xlet_core::value::Value, Span)>,
     /// The REPL's `:import ... as NAME`: every comp's name starts `NAME_`.
     prefix: Option<String>,
-    /// Counts the comps made for regions, for their names.
-    regions_made: usize,
 }
 
 /// The lines of a comp's body being written (or, at the top level, nothing:
@@ -130,7 +128,6 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
         stmts: vec![],
         funcs: HashMap::new(),
         scopes: Scopes::default(),
-        regions_made: 0,
         prefix: as_comps.map(str::to_string),
     };
     // Every function gets its comp name first: functions may call ones defined later.
@@ -479,7 +476,6 @@ impl Cx {
         caps: &[captures::Capture],
         results: &[Type],
     ) -> Result<String> {
-        self.regions_made += 1;
         let comp = self.fresh_comp(hint);
         self.scopes.push(false);
         let p = self.fresh("captured");
@@ -558,7 +554,6 @@ impl Cx {
         arg_types: &[Type],
         tuple_param: bool,
     ) -> Result<String> {
-        self.regions_made += 1;
         let comp = self.fresh_comp(hint);
         let mut params = vec![];
         for (i, (n, items)) in region.args.iter().enumerate() {
