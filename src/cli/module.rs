@@ -101,11 +101,13 @@ fn run_part(
         opts: print.clone(),
         profile: None,
     };
-    // Checked whole first: a module that fails to check runs nothing.
-    if let Err(f) = session.check(&part.text) {
-        return report(&locate_failure(part, f), name, src, opts);
-    }
     let outcome = if m.trace {
+        // Traced statements run one at a time, so the whole program is
+        // checked first: a module that fails to check runs nothing. (A plain
+        // run checks it whole inside `Session::run`.)
+        if let Err(f) = session.check(&part.text) {
+            return report(&locate_failure(part, f), name, src, opts);
+        }
         trace(&mut session, part, &mut out, src, lines, &print)
     } else {
         session
