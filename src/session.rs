@@ -17,6 +17,11 @@ pub struct Session {
     pub limits: Limits,
     /// The comps the last successful `run` defined (the REPL keeps their text).
     pub last_comps: Vec<String>,
+    /// Whether `run` hands freed memory back to the system when it ends
+    /// (`alloc::release_unused`, a `malloc_trim`): the CLI and the REPL do;
+    /// the Python package, whose small calls would pay more for the trim than
+    /// for the run, does it itself only after runs that freed large blocks.
+    pub release_after_run: bool,
 }
 
 /// A session with the default limits and every op.
@@ -123,6 +128,7 @@ impl Session {
             env,
             limits,
             last_comps: vec![],
+            release_after_run: true,
         }
     }
 
@@ -202,7 +208,9 @@ impl Session {
         // Whatever the input dropped (a rebound name's old value, the temporaries
         // of a failed run) goes back to the system now, not at some later
         // allocation (spec/performance.md §4).
-        alloc::release_unused();
+        if self.release_after_run {
+            alloc::release_unused();
+        }
         result
     }
 

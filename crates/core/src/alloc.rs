@@ -328,6 +328,10 @@ unsafe impl GlobalAlloc for CachingAlloc {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // A lent buffer (`lent`) was never ours: its owner gets it back.
+        if crate::lent::give_back(ptr) {
+            return;
+        }
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
         if layout.size() >= CACHE_MIN && cache().put(ptr, layout.size(), layout.align()) {
             return;
@@ -338,6 +342,20 @@ unsafe impl GlobalAlloc for CachingAlloc {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // A lent buffer cannot be resized in place: copy it into a block of
+        // our own, then give the lent one back to its owner.
+        if crate::lent::is_lent(ptr) {
+            // SAFETY: `new_size` with `layout`'s alignment is a valid layout,
+            // as the caller of `realloc` promises.
+            let new =
+                unsafe { self.alloc(Layout::from_size_align_unchecked(new_size, layout.align())) };
+            if !new.is_null() {
+                // SAFETY: both blocks hold at least the smaller size; they are distinct.
+                unsafe { std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size)) };
+                crate::lent::give_back(ptr);
+            }
+            return new;
+        }
         // SAFETY: the caller's contract for `realloc`; blocks below
         // `CACHE_MIN` never come from the cache, and cached ones are `System`'s.
         let p = unsafe { System.realloc(ptr, layout, new_size) };

@@ -15,6 +15,7 @@ pub mod config;
 pub mod diag;
 pub mod english;
 pub mod error;
+pub mod lent;
 pub mod op_id;
 pub mod print;
 pub mod small;
