@@ -122,6 +122,22 @@ fn tuple_leaves_swap_pass_through_and_repeat() {
 }
 
 #[test]
+fn results_computed_into_the_state_leave_later_reads_intact() {
+    // `i + 1` may be written into i's buffer only when nothing reads i after
+    // it; `m2 * 2` reads m's buffer, which DynamicUpdateSlice updated in place.
+    same(
+        "comp cond(x: (s32, s32, f32[3x2])) -> pred { GetTupleElement(x, 0) < 6 }\n\
+         comp body(x: (s32, s32, f32[3x2])) -> (s32, s32, f32[3x2]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let n = i + 1\n\
+           let m2 = DynamicUpdateSlice(GetTupleElement(x, 2), Broadcast(f32 1, {1, 2}), i, s32 0)\n\
+           (n, i * 2 + GetTupleElement(x, 1), m2 * 2)\n\
+         }\n\
+         let r = While(cond, body, (s32 0, s32 1, Broadcast(f32 0.5, {3, 2})))\n",
+    );
+}
+
+#[test]
 fn slices_and_updates_clamp_as_the_ops_do() {
     // Starts below 0 and past the end (clamped), unsigned and vector starts,
     // an update that is not in place (the operand is read again), and a

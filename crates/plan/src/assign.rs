@@ -103,6 +103,20 @@ impl Assigner {
         results: &[usize],
         update_state: bool,
     ) -> Option<Vec<Ins<usize>>> {
+        // Leaf j of the next state is results[j]; with `update_state` it may be
+        // computed straight into the state's buffer when the old leaf is read
+        // no later (or only by this very instruction, if that reads its
+        // operands before writing: a typed scalar one).
+        let state_of_leaf: Vec<Option<usize>> = results
+            .iter()
+            .enumerate()
+            .map(|(j, _)| {
+                vregs
+                    .iter()
+                    .position(|r| matches!(r.source, Source::State(k) if k == j))
+            })
+            .collect();
+        let mut updated_in_place: Vec<usize> = vec![];
         let mut last = vec![None; vregs.len()];
         for (i, ins) in code.iter().enumerate() {
             for &v in &ins.ins {
@@ -132,9 +146,28 @@ impl Assigner {
                 }
                 _ => None,
             };
+            let into_state = || -> Option<usize> {
+                if !update_state || results.iter().filter(|&&r| r == ins.out).count() != 1 {
+                    return None;
+                }
+                let j = results.iter().position(|&r| r == ins.out)?;
+                let s = (*state_of_leaf.get(j)?)?;
+                let p = self.phys(s)?;
+                let read_before = match *last.get(s)? {
+                    None => true,
+                    Some(l) => l < i || (l == i && matches!(ins.op, Op::Native(..))),
+                };
+                (read_before && !updated_in_place.contains(&p)).then_some(p)
+            };
             let p = match in_place {
-                Some(p) => p,
-                None => self.scratch(o)?,
+                Some(p) => {
+                    updated_in_place.push(p);
+                    p
+                }
+                None => match into_state() {
+                    Some(p) => p,
+                    None => self.scratch(o)?,
+                },
             };
             self.map[ins.out] = Some(p);
             // Operands read for the last time free their scratch buffers (after

@@ -33,16 +33,18 @@ fn mismatch() -> KernelError {
 /// Runs `code` on `file`.
 pub fn run(code: &[Ins<usize>], file: &mut [Chunk]) -> Result<(), KernelError> {
     for ins in code {
-        step(ins, file)?;
+        match ins.op {
+            Op::Native(n, e) => native(n, e, &ins.ins, ins.out, file)?,
+            _ => step(ins, file)?,
+        }
     }
     Ok(())
 }
 
-#[inline(always)]
+/// Any instruction but a typed scalar one (kept out of line, so that the
+/// loop over scalar instructions stays small).
+#[inline(never)]
 fn step(ins: &Ins<usize>, file: &mut [Chunk]) -> Result<(), KernelError> {
-    if let Op::Native(n, e) = ins.op {
-        return native(n, e, &ins.ins, ins.out, file);
-    }
     let slot = file.get_mut(ins.out).ok_or_else(|| internal("register"))?;
     // The result's buffer is taken out while the operands are read (the
     // assignment never gives a result an operand's buffer, except the
@@ -87,9 +89,13 @@ fn op(ins: &Ins<usize>, file: &[Chunk], out: &mut Chunk) -> Result<(), KernelErr
             let src = reg(file, *ins.ins.first().ok_or_else(mismatch)?)?;
             same!(src, out, x, o => {
                 o.clear();
-                if !x.is_empty() {
-                    while o.len() < *len {
-                        o.extend_from_slice(x);
+                match x {
+                    [one] => o.extend(std::iter::repeat_n(*one, *len)),
+                    [] => {}
+                    _ => {
+                        while o.len() < *len {
+                            o.extend_from_slice(x);
+                        }
                     }
                 }
             });
