@@ -247,7 +247,7 @@ pub(crate) fn copy_block<T: Copy>(
 
 /// An element type of the typed scalar instructions: integer arithmetic
 /// wraps and float arithmetic is IEEE, as the ops' own functions compute.
-trait Num: ChunkElem + Copy + PartialOrd {
+pub(crate) trait Num: ChunkElem + Copy + PartialOrd {
     fn add(self, y: Self) -> Self;
     fn sub(self, y: Self) -> Self;
     fn mul(self, y: Self) -> Self;

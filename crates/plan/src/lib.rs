@@ -12,6 +12,7 @@
 mod assign;
 mod compile;
 mod exec;
+mod scalar;
 #[cfg(test)]
 mod tests;
 
@@ -38,6 +39,9 @@ pub struct LoopPlan {
     verdict: usize,
     body: Vec<Ins<usize>>,
     end: End,
+    /// The condition and body as scalar instructions on a word file, when
+    /// every register is a scalar (`scalar`, the fastest tier).
+    scalar: Option<(Vec<scalar::ScalarIns>, Vec<scalar::ScalarIns>)>,
 }
 
 /// How the body's results become the next state.
@@ -142,7 +146,24 @@ impl LoopPlan {
                 ArrayType::new(r.elem, r.dims.clone())
             })
             .collect();
+        let is_scalar: Vec<(xlet_core::types::ElemType, bool)> = regs
+            .iter()
+            .map(|r| {
+                let scalar = match &r.init {
+                    Init::Scratch { capacity } => *capacity <= 1 && r.dims.is_empty(),
+                    Init::Const(a) => a.dims().is_empty(),
+                    Init::State(_) | Init::Global { .. } => r.dims.is_empty(),
+                };
+                (r.elem, scalar)
+            })
+            .collect();
+        let all_scalar = is_scalar.iter().all(|&(_, s)| s) && matches!(end, End::Swap(_));
+        let scalar = match all_scalar {
+            true => scalar::lower(&cond, &is_scalar).zip(scalar::lower(&body, &is_scalar)),
+            false => None,
+        };
         Some(LoopPlan {
+            scalar,
             state: state.clone(),
             leaves,
             regs,
@@ -198,6 +219,10 @@ impl LoopPlan {
                 Init::Scratch { capacity } => Chunk::try_with_capacity(r.elem, *capacity, &what)?,
             });
         }
+        if let (Some((c, b)), End::Swap(pairs)) = (&self.scalar, &self.end) {
+            self.run_words(c, b, pairs, &mut file, cx.max_steps())?;
+            return self.finish(file);
+        }
         let max = cx.max_steps();
         let mut steps: u64 = 0;
         loop {
@@ -235,6 +260,54 @@ impl LoopPlan {
                 }
             }
         }
+        self.finish(file)
+    }
+
+    /// The loop on the scalar tier: the registers' values as words, the state
+    /// written back into its registers at the end.
+    fn run_words(
+        &self,
+        cond: &[scalar::ScalarIns],
+        body: &[scalar::ScalarIns],
+        pairs: &[(usize, usize)],
+        file: &mut [Chunk],
+        max: u64,
+    ) -> Result<(), KernelError> {
+        let mut words = file
+            .iter()
+            .map(scalar::word_of)
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| exec::internal("scalar registers"))?;
+        let mut steps: u64 = 0;
+        loop {
+            if xlet_core::config::interrupted() {
+                return Err(xlet_kernels::strided::interrupt_error());
+            }
+            scalar::run(cond, &mut words)?;
+            let go = words.get(self.verdict).copied();
+            if go.ok_or_else(|| exec::internal("verdict"))? == 0 {
+                break;
+            }
+            steps += 1;
+            if steps > max {
+                return Err(steps_error(max));
+            }
+            scalar::run(body, &mut words)?;
+            for &(s, r) in pairs {
+                words.swap(s, r);
+            }
+        }
+        for &s in &self.state_regs {
+            let (Some(c), Some(&w)) = (file.get_mut(s), words.get(s)) else {
+                return Err(exec::internal("state"));
+            };
+            scalar::set_word(c, w).ok_or_else(|| exec::internal("state"))?;
+        }
+        Ok(())
+    }
+
+    /// The state's registers as the loop's value.
+    fn finish(&self, mut file: Vec<Chunk>) -> Result<Value, KernelError> {
         let mut arrays = Vec::with_capacity(self.leaves.len());
         for (&s, t) in self.state_regs.iter().zip(&self.leaves) {
             let c = std::mem::replace(&mut file[s], Chunk::Pred(Vec::new()));
