@@ -231,13 +231,16 @@ fn plan_trial(name: String, path: PathBuf) -> Option<Trial> {
     )
 }
 
+/// One array leaf of a value: its type, and its elements' bits.
+type Leaf = (String, Vec<u64>);
+
 /// What one run shows: printed text, rendered diagnostics, and each binding's
-/// type, shape and element bits, by name.
+/// leaves, by name.
 #[derive(Debug, PartialEq)]
 struct Observed {
     printed: String,
     diags: String,
-    values: Vec<(String, Vec<(String, Vec<u64>)>)>,
+    values: Vec<(String, Vec<Leaf>)>,
 }
 
 fn observe(file: &str, src: &str, options: &Options, plan: bool) -> Result<Observed, String> {
@@ -255,7 +258,7 @@ fn observe(file: &str, src: &str, options: &Options, plan: bool) -> Result<Obser
         Ok(()) => String::new(),
         Err(f) => rendered(&f.diags, file, src),
     };
-    let mut values: Vec<(String, Vec<(String, Vec<u64>)>)> = session
+    let mut values: Vec<(String, Vec<Leaf>)> = session
         .env
         .values
         .iter()
@@ -275,7 +278,7 @@ fn observe(file: &str, src: &str, options: &Options, plan: bool) -> Result<Obser
 
 /// Each leaf of `v`: its type, and its elements' bits (complex: real then
 /// imaginary part).
-fn bits(v: &Value, out: &mut Vec<(String, Vec<u64>)>) {
+fn bits(v: &Value, out: &mut Vec<Leaf>) {
     use xlet::value::Array;
     let a = match v {
         Value::Tuple(items) => return items.iter().for_each(|i| bits(i, out)),

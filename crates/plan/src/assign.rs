@@ -179,10 +179,9 @@ impl Assigner {
                 }
             }
             // A result nothing reads is dead at once.
-            if last.get(ins.out)?.is_none() && !self.pool.contains(&p) {
-                if let Init::Scratch { .. } = self.regs.get(p)?.init {
-                    self.pool.push(p);
-                }
+            let scratch = matches!(self.regs.get(p)?.init, Init::Scratch { .. });
+            if last.get(ins.out)?.is_none() && !self.pool.contains(&p) && scratch {
+                self.pool.push(p);
             }
             out.push(Ins {
                 op: ins.op.clone(),

@@ -358,7 +358,7 @@ impl Builder {
         let out = ty.as_array()?;
         let n: usize = out.dims.iter().product();
         let m = self.vregs.get(src)?.len();
-        if n > SMALL || (m == 0 && n != 0) || (m != 0 && n % m != 0) {
+        if n > SMALL || (m == 0 && n != 0) || (m != 0 && !n.is_multiple_of(m)) {
             return None;
         }
         self.push(code, Op::Broadcast { len: n }, vec![src], ty)
