@@ -46,6 +46,10 @@ pub struct Options {
     /// (default: no limit; Ctrl-C always stops a loop).
     #[arg(long, global = true)]
     pub max_steps: Option<u64>,
+    /// Run While loops only through the evaluator, never through their
+    /// execution plans (spec/plan.md; for comparing the two).
+    #[arg(long, global = true)]
+    pub no_plan: bool,
     /// Never color diagnostics.
     #[arg(long, global = true)]
     pub no_color: bool,
@@ -99,6 +103,7 @@ impl Options {
         if let Some(n) = self.max_steps {
             session.env.config.max_steps = n;
         }
+        session.env.config.plan = !self.no_plan;
         session.env.rng = xlet_kernels::rng::RngState::new(self.seed);
         for f in &self.infeed {
             session.feeds().add_infeed(f.clone());

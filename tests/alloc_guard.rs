@@ -690,6 +690,37 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "let mut bits = vec![false; xs.len() * ws];",
         TESTONLY,
     ),
+    // --- execution plans: registers and instructions come from the program text ---
+    (
+        "crates/plan/src/assign.rs",
+        "map: vec![None; vregs.len()],",
+        RANK,
+    ),
+    (
+        "crates/plan/src/assign.rs",
+        "let mut last = vec![None; vregs.len()];",
+        RANK,
+    ),
+    (
+        "crates/plan/src/assign.rs",
+        "let mut out = Vec::with_capacity(code.len());",
+        RANK,
+    ),
+    (
+        "crates/plan/src/compile.rs",
+        "slots.resize(comp.slots.max(slots.len()), None);",
+        RANK,
+    ),
+    (
+        "crates/plan/src/compile.rs",
+        "let mut placed = Vec::with_capacity(ins.len());",
+        RANK,
+    ),
+    (
+        "crates/plan/src/exec.rs",
+        "o.resize(n, Default::default());",
+        "a DynamicSlice result in its register, at most compile::SMALL elements, whose capacity the plan admitted when the loop started",
+    ),
 ];
 
 /// Whether a line makes a sized buffer the infallible way.

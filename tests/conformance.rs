@@ -25,6 +25,11 @@
 //!
 //! Every trial runs on its own thread with a time limit, so a hang or a panic in
 //! the interpreter fails that one trial instead of the whole suite.
+//! A case that runs a While has a second trial, `NAME@plan-vs-reference`,
+//! which runs it with execution plans on and off (spec/plan.md) and requires
+//! the same printed text, the same diagnostics and every binding the same bit
+//! for bit.
+//!
 //! Run with `cargo test --test conformance [FILTER]`.
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -103,7 +108,10 @@ fn collect(root: &Path) -> Vec<Trial> {
     for path in &files {
         let name = case_name(root, path);
         match path.extension().and_then(|e| e.to_str()) {
-            Some("xlet") => trials.push(case_trial(name, path.clone())),
+            Some("xlet") => {
+                trials.extend(plan_trial(name.clone(), path.clone()));
+                trials.push(case_trial(name, path.clone()));
+            }
             Some("stdout") if !path.with_extension("xlet").is_file() => {
                 let p = path.clone();
                 trials.push(Trial::test(format!("{name}.stdout"), move || {
@@ -190,6 +198,116 @@ fn case_trial(name: String, path: PathBuf) -> Trial {
         with_timeout(move || run_case(&display, &src, &kind, &options))
     })
     .with_kind(label)
+}
+
+/// A case that runs a While also runs with execution plans off
+/// (`RunConfig::plan`, spec/plan.md): what it prints, the diagnostics it
+/// gives and every value it binds must be the same bit for bit both ways.
+fn plan_trial(name: String, path: PathBuf) -> Option<Trial> {
+    let src = std::fs::read_to_string(&path).ok()?;
+    if !src.contains("While") {
+        return None;
+    }
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let options = flags(&src, &dir).ok()?;
+    if options.replicas > 1 {
+        return None;
+    }
+    let display = format!("conformance/{name}.xlet");
+    Some(
+        Trial::test(format!("{name}@plan-vs-reference"), move || {
+            with_timeout(move || {
+                let planned = observe(&display, &src, &options, true)?;
+                let reference = observe(&display, &src, &options, false)?;
+                if planned == reference {
+                    return Ok(());
+                }
+                Err(format!(
+                    "the run differs with plans on and off:\n--- plan ---\n{planned:#?}\n--- reference ---\n{reference:#?}"
+                ))
+            })
+        })
+        .with_kind("plan"),
+    )
+}
+
+/// One array leaf of a value: its type, and its elements' bits.
+type Leaf = (String, Vec<u64>);
+
+/// What one run shows: printed text, rendered diagnostics, and each binding's
+/// leaves, by name.
+#[derive(Debug, PartialEq)]
+struct Observed {
+    printed: String,
+    diags: String,
+    values: Vec<(String, Vec<Leaf>)>,
+}
+
+fn observe(file: &str, src: &str, options: &Options, plan: bool) -> Result<Observed, String> {
+    options.check_files()?;
+    let mut session = options.session()?;
+    session.env.config.plan = plan;
+    let mut out = Capture::default();
+    if options.outfeed.is_none() {
+        session
+            .feeds()
+            .set_sink(OutfeedSink::Buffer(out.text.clone()));
+    }
+    let result = session.run(src, &mut out);
+    let diags = match result {
+        Ok(()) => String::new(),
+        Err(f) => rendered(&f.diags, file, src),
+    };
+    let mut values: Vec<(String, Vec<Leaf>)> = session
+        .env
+        .values
+        .iter()
+        .map(|(n, v)| {
+            let mut leaves = vec![];
+            bits(v, &mut leaves);
+            (n.clone(), leaves)
+        })
+        .collect();
+    values.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Observed {
+        printed: out.text(),
+        diags,
+        values,
+    })
+}
+
+/// Each leaf of `v`: its type, and its elements' bits (complex: real then
+/// imaginary part).
+fn bits(v: &Value, out: &mut Vec<Leaf>) {
+    use xlet::value::Array;
+    let a = match v {
+        Value::Tuple(items) => return items.iter().for_each(|i| bits(i, out)),
+        Value::Array(a) => a,
+    };
+    let b: Vec<u64> = match a {
+        Array::Pred(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::S8(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::S16(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::S32(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::S64(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::U8(x) | Array::Small(_, x) => x.iter().map(|&e| e as u64).collect(),
+        Array::U16(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::U32(x) => x.iter().map(|&e| e as u64).collect(),
+        Array::U64(x) => x.iter().copied().collect(),
+        Array::F16(x) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Array::BF16(x) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Array::F32(x) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Array::F64(x) => x.iter().map(|e| e.to_bits()).collect(),
+        Array::C64(x) => x
+            .iter()
+            .flat_map(|e| [e.re.to_bits() as u64, e.im.to_bits() as u64])
+            .collect(),
+        Array::C128(x) => x
+            .iter()
+            .flat_map(|e| [e.re.to_bits(), e.im.to_bits()])
+            .collect(),
+    };
+    out.push((format!("{}", v.ty()), b));
 }
 
 /// The `// error: TEXT @ LINE` and `// help: TEXT @ LINE` headers among the

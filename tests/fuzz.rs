@@ -693,25 +693,79 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Parse, check, run and print one input, then render its diagnostics.
 fn execute(src: &str) -> Outcome {
+    let (outcome, planned) = execute_with(src, true);
+    // A program with a While runs again through the evaluator alone
+    // (spec/plan.md): the two must agree bit for bit. A difference panics,
+    // which the harness reports as a finding with the input.
+    if src.contains("While") && matches!(outcome, Outcome::Ran | Outcome::RuntimeFailure) {
+        let (_, reference) = execute_with(src, false);
+        // Ctrl-C (the time limit) and the memory budget depend on timing and
+        // on when each path admits its buffers, not on the program alone.
+        let unsteady = |r: &str| r.contains("interrupted") || r.contains("memory");
+        if planned != reference && !unsteady(&planned) && !unsteady(&reference) {
+            panic!("the plan and the evaluator differ:\n{planned}\n--- evaluator ---\n{reference}");
+        }
+    }
+    outcome
+}
+
+/// Runs `src` with execution plans on or off: its outcome, and what it left
+/// (the diagnostics' codes and messages, each binding's type and bits).
+fn execute_with(src: &str, plan: bool) -> (Outcome, String) {
     let mut session = Session::new(Limits {
         max_value_bytes: FUZZ_MAX_VALUE,
         ..Default::default()
     });
+    session.env.config.plan = plan;
     let mut sink = Sink(String::new());
-    match session.run(src, &mut sink) {
-        Ok(()) => Outcome::Ran,
+    let (outcome, mut seen) = match session.run(src, &mut sink) {
+        Ok(()) => (Outcome::Ran, String::new()),
         Err(f) => {
             let mut rendered = 0usize;
+            let mut seen = String::new();
             for d in &f.diags {
                 rendered += render(d, "fuzz.xlet", src, false).len();
+                seen.push_str(&format!("{}: {}\n", d.code, d.message));
             }
             std::hint::black_box(rendered);
-            match f.stage {
+            let o = match f.stage {
                 xlet::diag::Stage::Syntax => Outcome::SyntaxError,
                 xlet::diag::Stage::Check => Outcome::CheckError,
                 xlet::diag::Stage::Runtime => Outcome::RuntimeFailure,
+            };
+            (o, seen)
+        }
+    };
+    if src.contains("While") {
+        let mut names: Vec<&String> = session.env.values.keys().collect();
+        names.sort();
+        for n in names {
+            if let Some(v) = session.env.values.get(n) {
+                seen.push_str(&format!("{n}: {} {:?}\n", v.ty(), leaf_bits(v)));
             }
         }
+    }
+    (outcome, seen)
+}
+
+/// A value's elements as bits (floats by `to_bits`, so -0.0 and NaNs count).
+fn leaf_bits(v: &Value) -> Vec<u64> {
+    use xlet::value::Array;
+    match v {
+        Value::Tuple(items) => items.iter().flat_map(leaf_bits).collect(),
+        Value::Array(Array::F32(x)) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Value::Array(Array::F64(x)) => x.iter().map(|e| e.to_bits()).collect(),
+        Value::Array(Array::F16(x)) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Value::Array(Array::BF16(x)) => x.iter().map(|e| e.to_bits() as u64).collect(),
+        Value::Array(Array::C64(x)) => x
+            .iter()
+            .flat_map(|e| [e.re.to_bits() as u64, e.im.to_bits() as u64])
+            .collect(),
+        Value::Array(Array::C128(x)) => x
+            .iter()
+            .flat_map(|e| [e.re.to_bits(), e.im.to_bits()])
+            .collect(),
+        Value::Array(a) => a.to_vec::<i64>().into_iter().map(|e| e as u64).collect(),
     }
 }
 

@@ -83,6 +83,34 @@ fn a_long_kernel_stops_when_interrupted() {
             "{src}"
         );
     }
+
+    // 5. While loops that run through their execution plans (spec/plan.md):
+    // the scalar tier and the register machine poll the flag every iteration.
+    struct Quiet;
+    impl xlet::eval::Output for Quiet {
+        fn print(&mut self, _: &Value, _: &xlet::ir::Expr) {}
+    }
+    let loops = "comp forever(i: s64) -> pred { i >= 0 }\n\
+                 comp count(i: s64) -> s64 { i + 1 }\n\
+                 comp forever2(x: (s64, f32[4])) -> pred { GetTupleElement(x, 0) >= 0 }\n\
+                 comp step2(x: (s64, f32[4])) -> (s64, f32[4]) {\n\
+                   (GetTupleElement(x, 0) + 1, GetTupleElement(x, 1) * 0.5)\n\
+                 }\n";
+    s.run(loops, &mut Quiet)
+        .unwrap_or_else(|f| panic!("{:?}", f.diags));
+    let before = xlet_plan::runs_on_this_thread();
+    interrupted_in_time(&s, "While(forever, count, s64 0)", 50, 2);
+    interrupted_in_time(
+        &s,
+        "While(forever2, step2, (s64 0, f32[4] {1, 2, 3, 4}))",
+        50,
+        2,
+    );
+    assert_eq!(
+        xlet_plan::runs_on_this_thread(),
+        before + 2,
+        "a loop took no plan"
+    );
 }
 
 /// Evaluates `expr` while another thread sets the flag after `after_ms`: the

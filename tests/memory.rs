@@ -201,3 +201,29 @@ fn byte_counts_take_units() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("limit of 1024 bytes"), "{err}");
 }
+
+#[test]
+fn a_planned_loop_admits_its_copy_of_the_state_both_ways() {
+    // The state (40 MB) is a binding, so the loop must copy it before
+    // updating it in place; beside two live 40 MB values the copy does not fit
+    // under 100 MB, with execution plans (spec/plan.md) and without.
+    let src = "let a = Iota(f32[10000000], 0)\n\
+               let b = a + 1\n\
+               comp c(s: (s32, f32[10000000])) -> pred { GetTupleElement(s, 0) < 3 }\n\
+               comp u(s: (s32, f32[10000000])) -> (s32, f32[10000000]) {\n\
+                 let i = GetTupleElement(s, 0)\n\
+                 (i + 1, DynamicUpdateSlice(GetTupleElement(s, 1), f32[1] {7}, i))\n\
+               }\n\
+               let s = (s32 0, a)\n\
+               let r = While(c, u, s)\n";
+    for flags in [&[][..], &["--no-plan"][..]] {
+        let mut args = vec!["--max-memory", "100M"];
+        args.extend_from_slice(flags);
+        let (code, _, err, _) = run(&args, src);
+        assert_eq!(code, 1, "{flags:?}: {err}");
+        assert!(
+            err.contains("out of memory budget") && err.contains(":9:"),
+            "{flags:?}: {err}"
+        );
+    }
+}

@@ -6,11 +6,13 @@ import subprocess
 import time
 
 
-def xlet_medians(binary, setup_lines, exprs):
+def xlet_medians(binary, setup_lines, exprs, flags=()):
     """The REPL's :time median (ms) of each expression, after the setup lines."""
     src = "\n".join(list(setup_lines) + [f":time {e}" for e in exprs]) + "\n"
-    out = subprocess.run([binary], input=src, capture_output=True, text=True).stdout
-    return [float(v) for v in re.findall(r"median ([0-9.]+)ms", out)]
+    out = subprocess.run([binary, *flags], input=src, capture_output=True, text=True).stdout
+    scale = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}
+    found = re.findall(r"median ([0-9.]+)(ns|µs|ms|s)\b", out)
+    return [float(v) * scale[u] for v, u in found]
 
 
 def median(f, n=11):

@@ -114,5 +114,6 @@ fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
         infeed: o.infeed.clone(),
         outfeed: o.outfeed.clone(),
         custom_call_libs: o.custom_call_lib.clone(),
+        plan: !o.no_plan,
     }
 }

@@ -42,6 +42,8 @@ pub struct ReplOptions {
     pub outfeed: Option<std::path::PathBuf>,
     /// `--custom-call-lib`: libraries CustomCall may call into (`:lib` adds more).
     pub custom_call_libs: Vec<std::path::PathBuf>,
+    /// `--no-plan` turns execution plans off (spec/plan.md).
+    pub plan: bool,
 }
 
 /// Runs the REPL until Ctrl-D, `:quit` or the end of piped input; returns the exit code.
@@ -100,6 +102,7 @@ impl Repl {
             ..Default::default()
         });
         session.env.rng = xlet_kernels::rng::RngState::new(o.seed);
+        session.env.config.plan = o.plan;
         for f in &o.infeed {
             session.feeds().add_infeed(f.clone());
         }
@@ -396,6 +399,7 @@ mod tests {
             infeed: vec![],
             outfeed: None,
             custom_call_libs: vec![],
+            plan: true,
         })
     }
 

@@ -14,4 +14,5 @@ mod grad_complex;
 mod grad_control;
 mod grad_linalg;
 mod grad_window;
+mod plan;
 mod scatter;

@@ -30,6 +30,9 @@ pub struct RunConfig {
     pub max_memory: Option<usize>,
     /// Whether chains of elementwise ops run fused (tests compare both paths).
     pub fuse: bool,
+    /// Whether While loops run through their execution plans (`--no-plan`
+    /// turns them off; tests compare both paths).
+    pub plan: bool,
 }
 
 impl Default for RunConfig {
@@ -38,6 +41,7 @@ impl Default for RunConfig {
             max_steps: u64::MAX,
             max_memory: None,
             fuse: true,
+            plan: true,
         }
     }
 }

@@ -298,6 +298,21 @@ impl EvalCx for Frame<'_> {
         self.env.config.max_steps
     }
 
+    fn plan(&self) -> bool {
+        self.env.config.plan
+    }
+
+    /// As `call_comp_owned` finds a comp's globals: its captures, else this frame's.
+    fn global(&self, comp: &Comp, name: &str) -> Option<Value> {
+        let globals = self
+            .env
+            .captures
+            .get(&comp.captures_of)
+            .map(|g| g.as_ref())
+            .unwrap_or(self.globals);
+        globals.get(name).cloned()
+    }
+
     fn call_comp(&self, comp: &Comp, args: &[Value]) -> Result<Value, KernelError> {
         self.call_comp_owned(comp, args.to_vec())
     }

@@ -187,6 +187,17 @@ pub trait EvalCx {
     fn max_steps(&self) -> u64 {
         u64::MAX
     }
+    /// Whether While loops may run through their execution plan
+    /// (`RunConfig::plan`; `xlet_plan`), or only through the evaluator.
+    fn plan(&self) -> bool {
+        true
+    }
+    /// The top-level value `name` as `comp` sees it (its captures), for code
+    /// that runs a comp without the evaluator. A context with no run behind it
+    /// has none.
+    fn global(&self, _comp: &Comp, _name: &str) -> Option<Value> {
+        None
+    }
     /// The replica this evaluation runs on (collectives, Send/Recv). A context
     /// with no run behind it is the only replica of its own hub.
     fn replica(&self) -> crate::replica::Replica {

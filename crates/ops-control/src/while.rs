@@ -11,6 +11,7 @@ use xlet_core::value::{Array, Value};
 use xlet_eval::comp::Vectorized;
 use xlet_ir::{Comp, EvalCx, Kernel, KernelError};
 use xlet_kernels::fused::{Chunk, Slice};
+use xlet_plan::{LoopPlan, steps_error};
 
 const SPEC: &str = include_str!("../../../spec/ops/while.md");
 
@@ -36,12 +37,15 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
         (Some(c), Some(b)) => Some((c, b)),
         _ => None,
     };
+    // Loops over small state run as a register machine (spec/plan.md).
+    let plan = LoopPlan::compile(&cond.value, &body.value, &init.ty);
     Ok(Checked {
         ty: init.ty.clone(),
         kernel: Arc::new(WhileKernel {
             cond: cond.value,
             body: body.value,
             fast,
+            plan,
             ty: init.ty,
         }),
     })
@@ -53,6 +57,9 @@ struct WhileKernel {
     /// Condition and body compiled into the fused engine, when the state is
     /// scalars (or tuples of them) and both comps are elementwise.
     fast: Option<(Vectorized, Vectorized)>,
+    /// Condition and body compiled into an execution plan, when every op of
+    /// both is in its subset; run unless the run turns plans off (`--no-plan`).
+    plan: Option<LoopPlan>,
     ty: Type,
 }
 
@@ -92,6 +99,12 @@ impl Kernel for WhileKernel {
             .into_iter()
             .next()
             .ok_or_else(|| KernelError::new("internal", "internal error: While without init"))?;
+        if let (true, Some(plan)) = (cx.plan(), &self.plan) {
+            // A top-level value the loop reads has none: the evaluator says so.
+            if let Some(globals) = plan.globals(cx) {
+                return plan.run(globals, state, cx);
+            }
+        }
         if let Some((c, b)) = &self.fast {
             return scalar_loop(c, b, &state, &self.ty, cx.max_steps());
         }
@@ -106,21 +119,11 @@ impl Kernel for WhileKernel {
             }
             steps += 1;
             if steps > max {
-                return Err(KernelError::new(
-                    "steps",
-                    format!("While ran more than {max} iterations (the limit set by --max-steps)"),
-                ));
+                return Err(steps_error(max));
             }
             state = cx.call_comp_owned(&self.body, vec![state])?;
         }
     }
-}
-
-fn steps_error(max: u64) -> KernelError {
-    KernelError::new(
-        "steps",
-        format!("While ran more than {max} iterations (the limit set by --max-steps)"),
-    )
 }
 
 fn internal() -> KernelError {
