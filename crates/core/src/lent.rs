@@ -12,7 +12,10 @@
 //! The table is a fixed array of atomics, not a map behind a lock: it is read
 //! inside `dealloc`, where taking a lock that an allocation might also want,
 //! or allocating, could deadlock. While nothing is lent (`LENT` is 0), the
-//! allocator's only cost is one relaxed load.
+//! allocator's only cost is one relaxed load; while something is, a counting
+//! filter (`HITS`, one counter per hash bucket of addresses) answers "not
+//! lent" for nearly every other block with one more load, and only a hit
+//! scans the table (a scan per free made a run of small ops 5x slower).
 //!
 //! The lender promises that nothing writes through a lent `Vec`: xlet writes
 //! into an array's buffer only when it holds the only reference, and the
@@ -35,6 +38,16 @@ static TOKENS: [AtomicUsize; SLOTS] = [EMPTY; SLOTS];
 static RELEASES: [AtomicUsize; SLOTS] = [EMPTY; SLOTS];
 /// How many slots are taken (or being filled).
 static LENT: AtomicUsize = AtomicUsize::new(0);
+/// Buckets of the counting filter: `HITS[bucket(p)]` counts the lent
+/// addresses in `p`'s bucket. Raised before an address is published and
+/// lowered after it is removed, so a lent address's bucket is never 0.
+const BUCKETS: usize = 4096;
+static HITS: [AtomicUsize; BUCKETS] = [EMPTY; BUCKETS];
+
+fn bucket(p: usize) -> usize {
+    // Fibonacci hashing of the address above its alignment bits.
+    ((p >> 4).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (usize::BITS - 12)) as usize
+}
 
 /// What the owner of a lent buffer is called with when xlet lets go of it.
 pub type Release = fn(token: usize);
@@ -55,6 +68,7 @@ pub unsafe fn lend<T>(ptr: *mut T, len: usize, token: usize, release: Release) -
         return None;
     }
     LENT.fetch_add(1, Ordering::SeqCst);
+    HITS[bucket(ptr as usize)].fetch_add(1, Ordering::SeqCst);
     for i in 0..SLOTS {
         if ADDRS[i]
             .compare_exchange(0, FILLING, Ordering::SeqCst, Ordering::Relaxed)
@@ -70,6 +84,7 @@ pub unsafe fn lend<T>(ptr: *mut T, len: usize, token: usize, release: Release) -
             return Some(unsafe { Vec::from_raw_parts(ptr, len, len) });
         }
     }
+    HITS[bucket(ptr as usize)].fetch_sub(1, Ordering::SeqCst);
     LENT.fetch_sub(1, Ordering::SeqCst);
     None
 }
@@ -77,6 +92,7 @@ pub unsafe fn lend<T>(ptr: *mut T, len: usize, token: usize, release: Release) -
 /// Whether `ptr` is the start of a lent buffer still in use.
 pub fn is_lent(ptr: *const u8) -> bool {
     LENT.load(Ordering::Relaxed) != 0
+        && HITS[bucket(ptr as usize)].load(Ordering::SeqCst) != 0
         && ADDRS
             .iter()
             .any(|a| a.load(Ordering::SeqCst) == ptr as usize)
@@ -94,7 +110,10 @@ pub fn lent_count() -> usize {
 /// if `ptr` is lent, gives it back to its owner and returns true (the block
 /// must then not be freed).
 pub(crate) fn give_back(ptr: *mut u8) -> bool {
-    if LENT.load(Ordering::Relaxed) == 0 || ptr as usize == FILLING {
+    if LENT.load(Ordering::Relaxed) == 0
+        || ptr as usize == FILLING
+        || HITS[bucket(ptr as usize)].load(Ordering::SeqCst) == 0
+    {
         return false;
     }
     for i in 0..SLOTS {
@@ -102,6 +121,7 @@ pub(crate) fn give_back(ptr: *mut u8) -> bool {
             let token = TOKENS[i].load(Ordering::SeqCst);
             let release = RELEASES[i].load(Ordering::SeqCst);
             ADDRS[i].store(0, Ordering::SeqCst);
+            HITS[bucket(ptr as usize)].fetch_sub(1, Ordering::SeqCst);
             LENT.fetch_sub(1, Ordering::SeqCst);
             // SAFETY: `release` was stored from a `Release` fn pointer by
             // `lend` for this slot, before the slot's address was published.
