@@ -19,6 +19,9 @@ use crate::strided::Check;
 use rayon::prelude::*;
 use xlet_core::error::KernelError;
 
+/// The most elements of lane rows a task holds (256 KiB of f32).
+const MAX_LANE_ELEMS: usize = 1 << 16;
+
 /// The window's shape as this kernel sees it: the operand as `[outer, h, w]`.
 struct Plan {
     h: usize,
@@ -45,6 +48,11 @@ fn plan(g: &Geometry, out_dims: &[usize]) -> Option<Plan> {
         }
     }
     let (a, b) = (r - 2, r - 1);
+    // The lane rows (one per window position, an output row long) stay a
+    // small scratch: a very wide row goes the general way, in tiles.
+    if out_dims[b].saturating_mul(g.positions()) > MAX_LANE_ELEMS {
+        return None;
+    }
     Some(Plan {
         h: g.in_dims[a],
         w: g.in_dims[b],
@@ -280,44 +288,42 @@ mod tests {
         }
         assert!(taken > 400, "the fast path ran {taken} times");
     }
-}
 
-/// The 2x2/2 max-pool of issue 26 by both paths (run by hand: `cargo test
-/// --release -p xlet-kernels pool_timing -- --ignored --nocapture`).
-#[cfg(test)]
-#[test]
-#[ignore]
-fn pool_timing() {
-    use super::window::reduce_window_general;
-    let g = Geometry {
-        in_dims: vec![8, 64, 112, 112],
-        window: vec![1, 1, 2, 2],
-        strides: vec![1, 1, 2, 2],
-        base_dilations: vec![1; 4],
-        window_dilations: vec![1; 4],
-        padding: vec![(0, 0); 4],
-    };
-    let x: Vec<f32> = (0..8 * 64 * 112 * 112)
-        .map(|i| ((i * 7919) % 1000) as f32)
-        .collect();
-    let od = g.out_dims().unwrap_or_default();
-    let mut out = vec![0.0f32; od.iter().product()];
-    let max = |a: f32, b: f32| crate::math::fmax(a, b);
-    let mut t = |name: &str, fast: bool| {
-        let mut ms: Vec<f64> = (0..11)
-            .map(|_| {
-                let s = std::time::Instant::now();
-                if fast {
-                    try_reduce_window(&g, &od, &x, f32::NEG_INFINITY, &max, &mut out);
-                } else {
-                    let _ = reduce_window_general(&g, &x, f32::NEG_INFINITY, &max, &mut out);
-                }
-                s.elapsed().as_secs_f64() * 1e3
-            })
+    /// The 2x2/2 max-pool of issue 26 by both paths (run by hand: `cargo test
+    /// --release -p xlet-kernels pool_timing -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn pool_timing() {
+        let g = Geometry {
+            in_dims: vec![8, 64, 112, 112],
+            window: vec![1, 1, 2, 2],
+            strides: vec![1, 1, 2, 2],
+            base_dilations: vec![1; 4],
+            window_dilations: vec![1; 4],
+            padding: vec![(0, 0); 4],
+        };
+        let x: Vec<f32> = (0..8 * 64 * 112 * 112)
+            .map(|i| ((i * 7919) % 1000) as f32)
             .collect();
-        ms.sort_by(f64::total_cmp);
-        println!("{name}: {:.2} ms", ms[5]);
-    };
-    t("small-window path", true);
-    t("general path", false);
+        let od = g.out_dims().unwrap_or_default();
+        let mut out = vec![0.0f32; od.iter().product()];
+        let max = |a: f32, b: f32| crate::math::fmax(a, b);
+        let mut t = |name: &str, fast: bool| {
+            let mut ms: Vec<f64> = (0..11)
+                .map(|_| {
+                    let s = std::time::Instant::now();
+                    if fast {
+                        try_reduce_window(&g, &od, &x, f32::NEG_INFINITY, &max, &mut out);
+                    } else {
+                        let _ = reduce_window_general(&g, &x, f32::NEG_INFINITY, &max, &mut out);
+                    }
+                    s.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            println!("{name}: {:.2} ms", ms[5]);
+        };
+        t("small-window path", true);
+        t("general path", false);
+    }
 }
