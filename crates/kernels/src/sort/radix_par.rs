@@ -128,6 +128,8 @@ fn scatter_par<T: Copy + Send + Sync>(
     src.par_chunks(stretch)
         .zip(starts.into_par_iter())
         .for_each(|(chunk, mut next)| {
+            // The whole `Out` (Send), not its raw pointer field, into the closure.
+            #[allow(clippy::redundant_locals)]
             let out = out;
             for &x in chunk {
                 let d = digit(x);
