@@ -156,6 +156,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         ADMITTED,
     ),
     (
+        "crates/kernels/src/sort/radix_par.rs",
+        "dst.reserve_exact(n);",
+        FILLED,
+    ),
+    (
         "crates/kernels/src/batch_norm/passes.rs",
         "let mut table = vec![[0.0f64; 2]; cells];",
         ADMITTED,
@@ -192,6 +197,21 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "crates/kernels/src/sort/radix.rs",
         "let mut hist = vec![[0usize; 256]; K::BYTES];",
         TILE,
+    ),
+    (
+        "crates/kernels/src/sort/radix_par.rs",
+        "let mut hist = vec![[0usize; 256]; K::BYTES];",
+        TILE,
+    ),
+    (
+        "crates/kernels/src/sort/radix_par.rs",
+        "let mut starts = vec![[0usize; 256]; counts.len()];",
+        "one table per stretch of the row: one stretch per thread",
+    ),
+    (
+        "crates/kernels/src/reduce/window_small.rs",
+        "|| vec![init; n * ow],",
+        "the lane rows of one output row, at most MAX_LANE_ELEMS (window_small::plan)",
     ),
     (
         "crates/kernels/src/reduce/native.rs",

@@ -5,6 +5,7 @@ pub mod complex;
 pub mod fft;
 pub mod fused;
 pub mod linalg;
+pub mod machine;
 pub mod math;
 pub mod matmul;
 pub mod reduce;

@@ -15,6 +15,7 @@ pub mod order;
 pub mod scatter;
 pub mod vectorized;
 pub mod window;
+pub mod window_small;
 
 #[cfg(test)]
 mod tests;

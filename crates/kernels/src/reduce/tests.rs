@@ -560,11 +560,15 @@ fn select_and_scatter_parallel_matches_serial() {
 fn timing() {
     let t = |name: &str, f: &mut dyn FnMut()| {
         f();
-        let start = std::time::Instant::now();
-        for _ in 0..10 {
-            f();
-        }
-        println!("{name}: {:.3} ms", start.elapsed().as_secs_f64() * 100.0);
+        let mut ms: Vec<f64> = (0..9)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                f();
+                start.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        ms.sort_by(f64::total_cmp);
+        println!("{name}: {:.3} ms (median of 9)", ms[4]);
     };
     let x = nd(&[4096, 4096], 1);
     t("add dim 1", &mut || {
@@ -573,6 +577,14 @@ fn timing() {
     t("add dim 0", &mut || {
         std::hint::black_box(reduce_with(&x, &[0], 0.0, add).unwrap());
     });
+    let xs = x.as_slice().unwrap();
+    let mut o = vec![0.0f32; 4096];
+    for w in [256, 1024, 2048, 4096] {
+        t(&format!("add dim 0 in tiles of {w}"), &mut || {
+            let rows = Columns { x: xs, m: 4096 };
+            native::columns_in_tiles(&rows, 4096, 4096, 0.0, &add, &mut o, w).unwrap();
+        });
+    }
     let g = geom(
         &[8, 64, 112, 112],
         &[1, 1, 2, 2],
@@ -586,6 +598,9 @@ fn timing() {
     let max = |a: f32, b: f32| crate::math::fmax(a, b);
     t("window max 2x2", &mut || {
         window::reduce_window(&g, &xw, f32::NEG_INFINITY, &max, &mut out).unwrap();
+    });
+    t("window max 2x2, general path", &mut || {
+        window::reduce_window_general(&g, &xw, f32::NEG_INFINITY, &max, &mut out).unwrap();
     });
     let src = data(8 * 64 * 56 * 56, 3);
     let mut o2 = vec![0.0f32; xw.len()];

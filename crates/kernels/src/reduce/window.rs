@@ -313,6 +313,24 @@ pub fn reduce_window<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
     let Some(out_dims) = g.out_dims() else {
         return Err(xlet_core::error::internal("window size overflow"));
     };
+    if let Some(r) = super::window_small::try_reduce_window(g, &out_dims, x, init, f, out) {
+        return r;
+    }
+    reduce_window_general(g, x, init, f, out)
+}
+
+/// `reduce_window` by the tile kernel for every window (the reference the small
+/// window path is tested against).
+pub fn reduce_window_general<T: Copy + Send + Sync, F: Fn(T, T) -> T + Sync>(
+    g: &Geometry,
+    x: &[T],
+    init: T,
+    f: &F,
+    out: &mut [T],
+) -> Result<(), KernelError> {
+    let Some(out_dims) = g.out_dims() else {
+        return Err(xlet_core::error::internal("window size overflow"));
+    };
     let n = g.positions();
     let ow = out_dims.last().copied().unwrap_or(1);
     if out.is_empty() || ow == 0 {

@@ -10,12 +10,14 @@
 pub mod keys;
 pub mod merge;
 pub mod radix;
+pub mod radix_par;
 pub mod top_k;
 
 use crate::Src;
 use crate::strided::{TASK, interrupt_error, interrupted, try_materialize};
 use keys::SortElem;
 use ndarray::{ArrayD, IxDyn};
+use radix_par::sorted_by_key_par;
 use rayon::prelude::*;
 use xlet_core::alloc::{admit, try_output_vec};
 use xlet_core::error::KernelError;
@@ -107,11 +109,12 @@ pub fn sorted_row<T: SortElem>(src: &[T], order: Order) -> Result<Vec<T>, Kernel
     }
     // The radix sort's second buffer.
     admit(std::mem::size_of_val(src), &"the sort's scratch space")?;
+    let threads = rayon::current_num_threads();
     match order {
-        Order::Natural | Order::Lt => radix::sorted_by_key(src, T::natural_key, alloc),
-        Order::Gt => radix::sorted_by_key(src, |x: T| !x.natural_key(), alloc),
-        Order::TotalLt => radix::sorted_by_key(src, T::total_key, alloc),
-        Order::TotalGt => radix::sorted_by_key(src, |x: T| !x.total_key(), alloc),
+        Order::Natural | Order::Lt => sorted_by_key_par(src, T::natural_key, alloc, threads),
+        Order::Gt => sorted_by_key_par(src, |x: T| !x.natural_key(), alloc, threads),
+        Order::TotalLt => sorted_by_key_par(src, T::total_key, alloc, threads),
+        Order::TotalGt => sorted_by_key_par(src, |x: T| !x.total_key(), alloc, threads),
     }
 }
 

@@ -24,6 +24,8 @@ pub mod stream;
 #[cfg(test)]
 mod tests;
 pub mod tiling;
+#[cfg(test)]
+mod timing;
 mod transpose;
 
 pub use gather::Gather;

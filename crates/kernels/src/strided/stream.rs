@@ -18,13 +18,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub static ALWAYS: AtomicBool = AtomicBool::new(false);
 
 /// Outputs of at least this many bytes are written with streaming stores on the
-/// tile walk: twice the 8 MiB last-level cache of the machines measured.
-const MIN_BYTES: usize = 16 << 20;
+/// tile walk: twice the last-level cache the machine reports (16 MiB on the 8
+/// MiB Zen 1 where this was tuned; a fixed 16 MiB streamed outputs that a 32
+/// MiB L3 would have kept, issue 26).
+fn min_bytes() -> usize {
+    2 * crate::machine::caches().l3
+}
 
 /// Whether an output of `out_bytes`, written in rows of `row_bytes`, should be
 /// written with streaming stores.
 pub fn worth_it(out_bytes: usize, row_bytes: usize) -> bool {
-    let big = out_bytes >= MIN_BYTES || ALWAYS.load(Ordering::Relaxed);
+    let big = out_bytes >= min_bytes() || ALWAYS.load(Ordering::Relaxed);
     cfg!(target_arch = "x86_64") && big && row_bytes >= 64
 }
 

@@ -39,9 +39,21 @@ fn large_stride(stride: isize, size: usize) -> bool {
     stride.unsigned_abs() * size >= 64
 }
 
-/// Elements per tile: 64 x 64 of up to 4-byte elements is 16 KiB, a few of which
-/// stay in L1.
-const TILE_ELEMS: usize = 4096;
+/// The tile's side: the largest power of two whose square of `elem`-byte
+/// elements fits a sixteenth of the L2 cache, at least 16. Zen 1 (512 KiB L2)
+/// gets the 64 x 64 f32 tiles first tuned there; Zen 4 and AVX-512 Xeons (1-2
+/// MiB L2) get 128 x 128, with which transposed f32 views on Zen 4 ran in
+/// about half the time of 64 x 64 ones (spec/performance.md §15; issue 26:
+/// the 64 x 64 tiles left a transposed view up to 6x the contiguous op on a
+/// Xeon).
+pub fn tile_edge(l2_bytes: usize, elem: usize) -> usize {
+    let elems = l2_bytes / 16 / elem.max(1);
+    let mut edge = 16;
+    while (2 * edge) * (2 * edge) <= elems {
+        edge *= 2;
+    }
+    edge
+}
 
 impl Tiling {
     /// The tiling for these operands, or None when a row-order walk reads every
@@ -63,7 +75,9 @@ impl Tiling {
         if st[worst][j].unsigned_abs() >= st[worst][i].unsigned_abs() {
             return None;
         }
-        let (tj, ti) = tile_shape(dims[j], dims[i]);
+        let elem = sizes.iter().copied().max().unwrap_or(1);
+        let edge = tile_edge(crate::machine::caches().l2, elem);
+        let (tj, ti) = tile_shape(dims[j], dims[i], edge);
         let order: Vec<usize> = (0..k).rev().collect();
         let mut out_strides = vec![1usize; k];
         for d in (0..k - 1).rev() {
@@ -202,15 +216,14 @@ impl Tiling {
     }
 }
 
-/// Tile rows (along j) and columns (along i) of about `TILE_ELEMS` elements,
+/// Tile rows (along j) and columns (along i) of about `edge` x `edge` elements,
 /// never more than the dimensions; a short dimension lends its share to the other.
-fn tile_shape(dj: usize, di: usize) -> (usize, usize) {
-    const EDGE: usize = 64;
-    let edge = EDGE;
+fn tile_shape(dj: usize, di: usize, edge: usize) -> (usize, usize) {
+    let tile_elems = edge * edge;
     let (tj, ti) = if di < edge {
-        (dj.min((TILE_ELEMS / di.max(1)).max(1)), di)
+        (dj.min((tile_elems / di.max(1)).max(1)), di)
     } else if dj < edge {
-        (dj, di.min((TILE_ELEMS / dj.max(1)).max(1)))
+        (dj, di.min((tile_elems / dj.max(1)).max(1)))
     } else {
         (edge, edge)
     };
