@@ -20,6 +20,7 @@ pub mod print;
 pub mod small;
 pub mod source;
 pub mod span;
+pub mod summary;
 #[doc(hidden)]
 pub mod test_support;
 pub mod types;
