@@ -183,7 +183,7 @@ pub(super) fn precision(repl: &mut Repl, arg: Option<&str>) -> Outcome {
 pub(super) fn summary(repl: &mut Repl, e: &ir::Expr, src: &str) -> Outcome {
     match repl.session.eval_expr(e) {
         Ok(v) => {
-            for line in xlet_core::summary::lines(&v, repl.print.precision) {
+            for line in xlet_core::print::summary::lines(&v, repl.print.precision) {
                 say(&line);
             }
             Outcome::Done

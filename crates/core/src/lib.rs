@@ -20,7 +20,6 @@ pub mod print;
 pub mod small;
 pub mod source;
 pub mod span;
-pub mod summary;
 #[doc(hidden)]
 pub mod test_support;
 pub mod types;

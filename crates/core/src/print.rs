@@ -9,6 +9,8 @@ use crate::with_array;
 use half::{bf16, f16};
 use std::io::{self, Write};
 
+pub mod summary;
+
 #[derive(Clone, Debug)]
 pub struct PrintOptions {
     /// Print every element, however many.
@@ -309,7 +311,7 @@ fn write_value_from(
         Value::Array(a)
             if opts.summary && !opts.full && unelided_items(a.dims()) > opts.threshold =>
         {
-            out.put(&crate::summary::line(a, opts.precision))
+            out.put(&summary::line(a, opts.precision))
         }
         Value::Array(a) => {
             let t = a.array_type();

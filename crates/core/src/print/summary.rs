@@ -2,7 +2,7 @@
 //! elements, `f32[1000x1000] summary: min -4.87, max 4.92, mean 0.00103, nan 0`.
 //! One pass over the elements, reading them where they are (no copy).
 
-use crate::print::{FormatElem, fmt_small_with};
+use super::{FormatElem, fmt_small_with};
 use crate::small::SmallType;
 use crate::value::{Array, Nd, Value};
 use crate::with_array;
