@@ -59,7 +59,7 @@ fn stats<T: FormatElem>(x: &Nd<T>, small: Option<SmallType>, precision: Option<u
     let kind = match (small, T::TYPE) {
         (Some(t), _) if t.is_float() => Kind::Float,
         (Some(_), _) => Kind::Int,
-        (None, t) if t == crate::types::ElemType::Pred => Kind::Pred,
+        (None, crate::types::ElemType::Pred) => Kind::Pred,
         (None, t) if t.is_complex() => Kind::Complex,
         (None, t) if t.is_float() => Kind::Float,
         _ => Kind::Int,
