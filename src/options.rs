@@ -13,6 +13,14 @@ pub struct Options {
     /// Print arrays whole instead of eliding large ones.
     #[arg(long, global = true)]
     pub full: bool,
+    /// Print floats with at most N significant digits (1 to 17; default:
+    /// full precision, which reads back exactly).
+    #[arg(long, global = true, value_name = "N", value_parser = parse_precision)]
+    pub precision: Option<u32>,
+    /// Print each array that would be elided as a one-line summary (type,
+    /// min, max, mean, NaN count) instead.
+    #[arg(long, global = true)]
+    pub summary: bool,
     /// Largest value, in bytes, a program may create (checked before running).
     /// Accepts K, M, G, T suffixes (powers of 1024).
     #[arg(long, global = true, default_value = "4294967296", value_parser = parse_bytes)]
@@ -116,6 +124,16 @@ impl Options {
         Ok(session)
     }
 
+    /// How values print (`--full`, `--precision`, `--summary`).
+    pub fn print_options(&self) -> crate::print::PrintOptions {
+        crate::print::PrintOptions {
+            full: self.full,
+            precision: self.precision,
+            summary: self.summary,
+            ..Default::default()
+        }
+    }
+
     /// Checks, before a run, the files the options name: each `--infeed` file
     /// opens and the `--outfeed` directory exists (or is made). The message is
     /// for the user; `xlet run` exits with code 3 on it.
@@ -130,6 +148,16 @@ impl Options {
             })?;
         }
         Ok(())
+    }
+}
+
+/// A print precision: 1 to 17 significant digits (spec/printing.md §5).
+pub fn parse_precision(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if (1..=17).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{s}` is not a precision: give 1 to 17 significant digits"
+        )),
     }
 }
 

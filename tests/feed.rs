@@ -97,7 +97,113 @@ fn repl_save_npy_and_infeed() {
     assert!(o.contains("w: s32[2x2] (from"), "{o}{e}");
     assert!(o.contains("infeed: ") && o.contains("queued"), "{o}{e}");
     assert!(e.contains("`2x` is not a name to bind"), "{e}");
-    assert!(e.contains("`nope` is not bound"), "{e}");
+    assert!(e.contains("unknown name `nope`"), "{e}");
     assert!(e.contains("/no/such.npy: cannot open"), "{e}");
     assert!(!e.contains("failed"), "the thens held: {e}");
+}
+
+/// conformance/npy's numpy-made files, by name.
+fn made_by_numpy(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("conformance/npy")
+        .join(name)
+        .to_str()
+        .expect("utf-8")
+        .to_string()
+}
+
+#[test]
+fn save_npy_writes_when_run_and_never_when_checked() {
+    let dir = scratch("save");
+    let f = dir.join("y.npy");
+    let fs = f.to_str().expect("utf-8");
+    let prog = format!(
+        "let x = f32[3] {{1, 2, 3}}\nlet y = SaveNpy(x * 2.0, \"{fs}\")\nthen LoadNpy(\"{fs}\") == f32[3] {{2, 4, 6}}\n"
+    );
+    let out = xlet(&["check", "-"], &prog);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(!f.exists(), "xlet check wrote the file");
+    // A program that fails to check writes nothing either.
+    let bad = format!("{prog}let z = Add(x, s32 1)\n");
+    let out = xlet(&["run", "-"], &bad);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!f.exists(), "a program that failed to check wrote the file");
+    let out = xlet(&["run", "-"], &prog);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&f).expect("y.npy");
+    assert!(text(&bytes).contains("'descr': '<f4'"));
+    // A write error names the file, exit 1, after the statements before it ran.
+    let nowhere = dir.join("no/such/dir/y.npy");
+    let prog = format!(
+        "s32 1\nlet y = SaveNpy(f32[2] {{1, 2}}, \"{}\")\ns32 2\n",
+        nowhere.display()
+    );
+    let out = xlet(&["run", "-"], &prog);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "s32 1\n");
+    let err = text(&out.stderr);
+    assert!(err.contains("no/such/dir/y.npy: cannot create"), "{err}");
+}
+
+#[test]
+fn repl_npz_types_save_expressions_precision_and_summary() {
+    let dir = scratch("repl-more");
+    let f = dir.join("e.npy");
+    let fs = f.to_str().expect("utf-8");
+    let npz = made_by_numpy("arrays_deflate.npz");
+    let e4 = made_by_numpy("f8e4m3fn.npy");
+    let input = format!(
+        ":npy a {npz} a\nthen a == f32[2x3] {{{{1.5, -2, 3}}, {{4, 5, 6.25}}}}\n\
+         :npy b \"{npz}\" b.npy\n:npy w {npz} w\n:npy e {e4} as f8e4m3fn\n\
+         then e == f8e4m3fn[4] {{1.5, -2, 448, 0.015625}}\n:npy f {e4}\n\
+         :save e * e \"{fs}\"\n:npy g {fs} as f8e4m3fn\nthen g == e * e\n\
+         :save (a, a) {fs}\n\
+         :precision 3\nf64 1 / f64 3\n:precision\n:precision full\nf64 1 / f64 3\n:precision 0\n\
+         :summary a\n:stats (b, s32 1)\n"
+    );
+    let out = xlet(&[], &input);
+    let (o, e) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        o.contains("a: f32[2x3] (from") && o.contains("array 'a')"),
+        "{o}{e}"
+    );
+    assert!(o.contains("b: s64[3]"), "{o}{e}");
+    assert!(
+        e.contains("has no array 'w'; its arrays are 'a', 'b', 'c', 'h'"),
+        "{e}"
+    );
+    assert!(o.contains("e: f8e4m3fn[4]"), "{o}{e}");
+    assert!(
+        e.contains("type=f8e4m3fn"),
+        "a V1 file without a type says how: {e}"
+    );
+    assert!(o.contains("e * e: f8e4m3fn[4] written to"), "{o}{e}");
+    assert!(e.contains("is a tuple"), "{e}");
+    assert!(o.contains("f64 0.333\n"), "{o}");
+    assert!(o.contains("precision: 3 significant digits"), "{o}");
+    assert!(o.contains("f64 0.3333333333333333\n"), "{o}");
+    assert!(e.contains("1 to 17"), "{e}");
+    assert!(
+        o.contains("f32[2x3] summary: min -2, max 6.25, mean 2.9583333333333335, nan 0"),
+        "{o}"
+    );
+    assert!(
+        o.contains("[0] s64[3] summary: min -8, max 9, mean 2.6666666666666665"),
+        "{o}"
+    );
+    assert!(o.contains("[1] s32 summary: min 1, max 1, mean 1"), "{o}");
+    assert!(!e.contains("failed"), "the thens held: {e}");
+}
+
+#[test]
+fn run_precision_and_summary_flags() {
+    let prog = "f32 1 / f32 3\nc64 (0.123456, 2)\nIota(f32[2000], 0)\nbf16 3.140625\n";
+    let out = xlet(&["run", "--precision", "2", "--summary", "-"], prog);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "f32 0.33\nc64 (0.12, 2)\nf32[2000] summary: min 0, max 2000, mean 1000, nan 0\nbf16 3.1\n"
+    );
+    let out = xlet(&["run", "--precision", "18", "-"], prog);
+    assert_eq!(out.status.code(), Some(3));
 }

@@ -692,6 +692,8 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Parse, check, run and print one input, then render its diagnostics.
+/// An input that calls SaveNpy (any case) is only checked: run, a mutated
+/// path could overwrite any file, the corpus's own `.npy` files included.
 fn execute(src: &str) -> Outcome {
     let (outcome, planned) = execute_with(src, true);
     // A program with a While runs again through the evaluator alone
@@ -718,7 +720,14 @@ fn execute_with(src: &str, plan: bool) -> (Outcome, String) {
     });
     session.env.config.plan = plan;
     let mut sink = Sink(String::new());
-    let (outcome, mut seen) = match session.run(src, &mut sink) {
+    // A mutant that calls SaveNpy is only checked: a mutated path must not
+    // overwrite the corpus's .npy files.
+    let result = if src.to_ascii_lowercase().contains("savenpy") {
+        session.check(src).map(|_| ())
+    } else {
+        session.run(src, &mut sink)
+    };
+    let (outcome, mut seen) = match result {
         Ok(()) => (Outcome::Ran, String::new()),
         Err(f) => {
             let mut rendered = 0usize;

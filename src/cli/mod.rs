@@ -108,6 +108,8 @@ fn run() -> xlet::exit::Exit {
 fn cli_repl_options(o: &Options) -> xlet::repl::ReplOptions {
     xlet::repl::ReplOptions {
         full: o.full,
+        precision: o.precision,
+        summary: o.summary,
         max_bytes: o.max_bytes,
         color: !o.no_color,
         seed: o.seed,

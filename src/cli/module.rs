@@ -93,10 +93,7 @@ fn run_part(
         err!("error: {e}");
         return Exit::Check;
     }
-    let print = PrintOptions {
-        full: opts.full,
-        ..Default::default()
-    };
+    let print = opts.print_options();
     let mut out = Printer {
         opts: print.clone(),
         profile: None,

@@ -105,15 +105,9 @@ pub fn run_file(
     if opts.replicas > 1 {
         return run_replicas(&name, &src, opts);
     }
-    session.feeds().set_print(PrintOptions {
-        full: opts.full,
-        ..Default::default()
-    });
+    session.feeds().set_print(opts.print_options());
     let mut out = Printer {
-        opts: PrintOptions {
-            full: opts.full,
-            ..Default::default()
-        },
+        opts: opts.print_options(),
         profile: profile.then(Vec::new),
     };
     let result = session.run(&src, &mut out);
@@ -149,10 +143,7 @@ impl Output for Buffered {
 /// `--replicas N` (spec/distributed.md §1): every replica's output, in
 /// replica order, each line labelled; then every replica's diagnostics.
 pub(super) fn run_replicas(name: &str, src: &str, opts: &Options) -> Exit {
-    let print = PrintOptions {
-        full: opts.full,
-        ..Default::default()
-    };
+    let print = opts.print_options();
     let (outs, result) = xlet::replica::run_replicated(src, opts, |_| Buffered {
         opts: print.clone(),
         text: String::new(),

@@ -19,21 +19,37 @@ pub(crate) enum Command<'a> {
     Grad(&'a str),
     /// `:infeed FILE`: queue a file's values for Infeed.
     Infeed(&'a str),
-    /// `:npy NAME FILE`: bind an .npy file's array to NAME.
-    Npy(&'a str, &'a str),
-    /// `:save NAME FILE`: write NAME's array to an .npy file.
+    /// `:npy NAME FILE [KEY] [as TYPE]`: bind an .npy file's array (or an
+    /// .npz archive's array KEY) to NAME, read as TYPE if given.
+    Npy(NpyArgs<'a>),
+    /// `:save EXPR FILE`: write EXPR's array to an .npy file.
     Save(&'a str, &'a str),
+    /// `:precision [N|full]`: show or set how many significant digits floats print with.
+    Precision(Option<&'a str>),
+    /// `:summary EXPR`: EXPR's summary line (spec/printing.md §6).
+    Summary(&'a str),
     /// `:lib PATH` loads a custom-call library; `:lib` lists the loaded ones.
     Lib(Option<&'a str>),
     /// `:import FILE [as NAME]`: a StableHLO or HLO module's functions as comps.
     Import(&'a str, Option<&'a str>),
 }
 
+/// `:npy`'s arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NpyArgs<'a> {
+    pub name: &'a str,
+    pub file: &'a str,
+    pub key: Option<&'a str>,
+    pub as_type: Option<&'a str>,
+}
+
 impl<'a> Command<'a> {
     /// The expression argument, for commands that take one.
     pub(crate) fn expr(&self) -> Option<&'a str> {
         match *self {
-            Command::Type(e) | Command::Time(e) => Some(e),
+            Command::Type(e) | Command::Time(e) | Command::Summary(e) | Command::Save(e, _) => {
+                Some(e)
+            }
             _ => None,
         }
     }
@@ -77,9 +93,19 @@ pub(crate) const COMMANDS: &[(&str, &str, &str)] = &[
     (
         ":npy",
         "NAME FILE",
-        "bind the array in the .npy FILE to NAME",
+        "bind the array in the .npy FILE to NAME; `:npy NAME F.npz KEY` binds an archive's array KEY; `... as TYPE` reads the elements as TYPE (f8e4m3fn ...)",
     ),
-    (":save", "NAME FILE", "write the array NAME to FILE as .npy"),
+    (":save", "EXPR FILE", "write EXPR's array to FILE as .npy"),
+    (
+        ":precision",
+        "[N]",
+        "print floats with at most N significant digits; `full` prints them exactly (the default); alone: show it",
+    ),
+    (
+        ":summary",
+        "EXPR",
+        "print EXPR's type, min, max, mean and NaN count in one line",
+    ),
     (
         ":import",
         "FILE",
@@ -118,8 +144,10 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
         "unbind" | "del" => need("NAME...").map(Command::Unbind),
         "grad" => need("COMP").map(Command::Grad),
         "infeed" => need("FILE").map(|f| Command::Infeed(unquote(f))),
-        "npy" => name_and_file(arg, name).map(|(n, f)| Command::Npy(n, f)),
-        "save" => name_and_file(arg, name).map(|(n, f)| Command::Save(n, f)),
+        "npy" => npy_args(arg).map(Command::Npy),
+        "save" => expr_and_file(arg).map(|(e, f)| Command::Save(e, f)),
+        "precision" => Ok(Command::Precision((!arg.is_empty()).then_some(arg))),
+        "summary" | "stats" => need("EXPR").map(Command::Summary),
         "lib" => Ok(Command::Lib((!arg.is_empty()).then(|| unquote(arg)))),
         "import" => need("FILE [as NAME]").map(|a| match a.rsplit_once(" as ") {
             Some((f, n)) => Command::Import(unquote(f.trim()), Some(n.trim())),
@@ -133,15 +161,68 @@ pub(crate) fn parse(input: &str) -> Option<Result<Command<'_>, String>> {
     Some(cmd)
 }
 
-/// `NAME FILE` (the file may be quoted and hold spaces).
-fn name_and_file<'a>(arg: &'a str, cmd: &str) -> Result<(&'a str, &'a str), String> {
-    let usage = || format!("usage: :{cmd} NAME FILE.npy");
-    let (name, file) = arg.split_once(char::is_whitespace).ok_or_else(usage)?;
-    let file = unquote(file.trim());
+/// `NAME FILE [KEY] [as TYPE]` (the file may be quoted and hold spaces).
+fn npy_args(arg: &str) -> Result<NpyArgs<'_>, String> {
+    let usage =
+        || "usage: :npy NAME FILE.npy [as TYPE], or :npy NAME FILE.npz KEY [as TYPE]".to_string();
+    let (rest, as_type) = match arg.rsplit_once(" as ") {
+        Some((r, t)) if !t.trim().is_empty() && !t.trim().contains(char::is_whitespace) => {
+            (r.trim(), Some(t.trim()))
+        }
+        _ => (arg, None),
+    };
+    let (name, rest) = rest.split_once(char::is_whitespace).ok_or_else(usage)?;
+    let (file, rest) = first_token(rest.trim());
     if file.is_empty() {
         return Err(usage());
     }
-    Ok((name, file))
+    let (key, rest) = first_token(rest);
+    if !rest.is_empty() {
+        return Err(usage());
+    }
+    Ok(NpyArgs {
+        name,
+        file,
+        key: (!key.is_empty()).then_some(key),
+        as_type,
+    })
+}
+
+/// The first word of `s`, or its first quoted string, unquoted; and the rest.
+fn first_token(s: &str) -> (&str, &str) {
+    for q in ['"', '\''] {
+        if let Some(inner) = s.strip_prefix(q)
+            && let Some(end) = inner.find(q)
+        {
+            return (&inner[..end], inner[end + 1..].trim());
+        }
+    }
+    match s.split_once(char::is_whitespace) {
+        Some((a, b)) => (a, b.trim()),
+        None => (s, ""),
+    }
+}
+
+/// `EXPR FILE`: the file is the last word, or the last quoted string.
+fn expr_and_file(arg: &str) -> Result<(&str, &str), String> {
+    let usage = || "usage: :save EXPR FILE.npy".to_string();
+    for q in ['"', '\''] {
+        if let Some(inner) = arg.strip_suffix(q)
+            && let Some(start) = inner.rfind(q)
+        {
+            let expr = inner[..start].trim();
+            let file = &inner[start + 1..];
+            if expr.is_empty() || file.is_empty() {
+                return Err(usage());
+            }
+            return Ok((expr, file));
+        }
+    }
+    let (expr, file) = arg.rsplit_once(char::is_whitespace).ok_or_else(usage)?;
+    if expr.trim().is_empty() {
+        return Err(usage());
+    }
+    Ok((expr.trim(), file))
 }
 
 fn command_names() -> String {
@@ -182,8 +263,13 @@ pub(crate) fn execute(repl: &mut Repl, cmd: Command<'_>) -> Outcome {
             }
         },
         Command::Infeed(path) => super::npy::infeed(repl, &expand_home(path)),
-        Command::Npy(name, path) => super::npy::bind(repl, name, &expand_home(path)),
-        Command::Save(name, path) => super::npy::save(repl, name, &expand_home(path)),
+        Command::Npy(a) => super::npy::bind(repl, a, &expand_home(a.file)),
+        Command::Save(expr, path) => super::npy::save(repl, expr, &expand_home(path)),
+        Command::Precision(arg) => super::npy::precision(repl, arg),
+        Command::Summary(src) => match checked(repl, src) {
+            Ok(e) => super::npy::summary(repl, &e, src),
+            Err(o) => o,
+        },
         Command::Lib(path) => lib(repl, path),
         Command::Import(path, name) => import(repl, path, name),
     }

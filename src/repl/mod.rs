@@ -32,6 +32,10 @@ use xlet_syntax as syntax;
 
 pub struct ReplOptions {
     pub full: bool,
+    /// `--precision N`: floats with at most N significant digits (`:precision` changes it).
+    pub precision: Option<u32>,
+    /// `--summary`: arrays that would be elided print as summary lines.
+    pub summary: bool,
     pub max_bytes: usize,
     pub color: bool,
     /// `--seed`: the Rng ops' seed for the whole session.
@@ -111,16 +115,16 @@ impl Repl {
                 .feeds()
                 .set_sink(crate::feed::OutfeedSink::Dir(dir.clone()));
         }
-        session.feeds().set_print(PrintOptions {
+        let print = PrintOptions {
             full: o.full,
+            precision: o.precision,
+            summary: o.summary,
             ..Default::default()
-        });
+        };
+        session.feeds().set_print(print.clone());
         Repl {
             session,
-            print: PrintOptions {
-                full: o.full,
-                ..Default::default()
-            },
+            print,
             color: o.color && std::io::stderr().is_terminal(),
             sources: Sources::default(),
             inputs: 0,
@@ -393,6 +397,8 @@ mod tests {
     fn repl() -> Repl {
         Repl::new(&ReplOptions {
             full: false,
+            precision: None,
+            summary: false,
             max_bytes: 1 << 20,
             color: false,
             seed: 0,

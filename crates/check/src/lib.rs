@@ -112,6 +112,11 @@ pub struct Checker<'s> {
     /// For generated gradient comps (by name): the id of the comp whose captured
     /// values they read (`ir::Comp::captures_of`).
     captures_of: HashMap<String, usize>,
+    /// The `.npy` files a SaveNpy of this program writes (by the path as
+    /// written) and their array types: a later LoadNpy of the same path takes
+    /// its type from here, since the file is written only when the program
+    /// runs (spec/ops/save_npy.md).
+    pub files_written: HashMap<std::path::PathBuf, ArrayType>,
 }
 
 /// Why the depth limit is below `MAX_DEPTH`: only replicas run on smaller stacks.
@@ -154,7 +159,13 @@ impl<'s> Checker<'s> {
             nodes: 0,
             defaulted: vec![],
             captures_of: HashMap::new(),
+            files_written: HashMap::new(),
         }
+    }
+
+    /// Whether the expression being checked is inside a computation's body.
+    pub fn in_comp(&self) -> bool {
+        self.local.is_some()
     }
 }
 

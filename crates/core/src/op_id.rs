@@ -53,7 +53,7 @@ op_ids! {
     Outfeed Pad PopulationCount Pow Real Recv Reduce
     ReducePrecision ReduceScatter ReduceWindow Rem ReplicaId Reshape
     Rev RngBitGenerator RngNormal RngUniform RoundNearestAfz RoundNearestEven
-    Rsqrt Scatter Select SelectAndScatter Send ShiftLeft
+    Rsqrt SaveNpy Scatter Select SelectAndScatter Send ShiftLeft
     ShiftRightArithmetic ShiftRightLogical Sign Sin Slice Sort
     Sqrt Sub Tan Tanh TopK Transpose TriangularSolve Tuple
     Vjp While Xor

@@ -9,6 +9,8 @@ use crate::with_array;
 use half::{bf16, f16};
 use std::io::{self, Write};
 
+pub mod summary;
+
 #[derive(Clone, Debug)]
 pub struct PrintOptions {
     /// Print every element, however many.
@@ -19,6 +21,13 @@ pub struct PrintOptions {
     pub edge: usize,
     /// Lines longer than this break rows onto their own lines.
     pub width: usize,
+    /// At most this many significant digits per float (`--precision`,
+    /// `:precision`); `None` prints the shortest text that reads back to
+    /// the same value (spec/printing.md §5).
+    pub precision: Option<u32>,
+    /// An array that would be elided prints as its summary line instead
+    /// (`--summary`, spec/printing.md §6).
+    pub summary: bool,
 }
 
 impl Default for PrintOptions {
@@ -28,6 +37,8 @@ impl Default for PrintOptions {
             threshold: 1000,
             edge: 3,
             width: 100,
+            precision: None,
+            summary: false,
         }
     }
 }
@@ -35,6 +46,19 @@ impl Default for PrintOptions {
 /// Formats one element the way a literal of its type would be written.
 pub trait FormatElem: Scalar {
     fn fmt_elem(self) -> String;
+    /// The element with at most `digits` significant digits (floats; other
+    /// types print as `fmt_elem`).
+    fn fmt_prec(self, digits: u32) -> String {
+        let _ = digits;
+        self.fmt_elem()
+    }
+    /// `fmt_elem`, or `fmt_prec` when a precision is set.
+    fn fmt_with(self, precision: Option<u32>) -> String {
+        match precision {
+            Some(d) => self.fmt_prec(d),
+            None => self.fmt_elem(),
+        }
+    }
     /// The byte, for `u8`: the storage of the small types, which print from
     /// their own type (`Body::small`).
     fn byte(self) -> Option<u8> {
@@ -46,10 +70,44 @@ pub trait FormatElem: Scalar {
 /// shortest text that reads back to it, hence to the same pattern), an
 /// integer as its value.
 pub fn fmt_small(t: crate::small::SmallType, b: u8) -> String {
+    fmt_small_with(t, b, None)
+}
+
+/// `fmt_small` with a precision (spec/printing.md §5).
+pub fn fmt_small_with(t: crate::small::SmallType, b: u8, precision: Option<u32>) -> String {
     if t.is_float() {
-        (t.to_f64(b) as f32).fmt_elem()
+        (t.to_f64(b) as f32).fmt_with(precision)
     } else {
         t.to_i64(b).to_string()
+    }
+}
+
+/// `full` (an element's full-precision text, of value `v`) with at most
+/// `digits` significant digits: `full` itself when it has no more, else `v`
+/// rounded to `digits` significant digits, printed as an f64 prints.
+fn round_sig(full: String, v: f64, digits: u32) -> String {
+    let digits = digits.clamp(1, 17);
+    if !v.is_finite() || v == 0.0 {
+        return full;
+    }
+    let mantissa = full.split('e').next().unwrap_or("");
+    let significant = mantissa
+        .chars()
+        .filter(|c| c.is_ascii_digit())
+        .skip_while(|&c| c == '0')
+        .count();
+    // Trailing zeros of a whole number are not significant digits to cut.
+    let trailing_zeros = if mantissa.contains('.') {
+        0
+    } else {
+        mantissa.len() - mantissa.trim_end_matches('0').len()
+    };
+    if significant.saturating_sub(trailing_zeros) <= digits as usize {
+        return full;
+    }
+    match format!("{:.*e}", digits as usize - 1, v).parse::<f64>() {
+        Ok(r) => tidy_float(format!("{r:?}")),
+        Err(_) => full,
     }
 }
 
@@ -95,10 +153,16 @@ impl FormatElem for f32 {
     fn fmt_elem(self) -> String {
         tidy_float(format!("{self:?}"))
     }
+    fn fmt_prec(self, digits: u32) -> String {
+        round_sig(self.fmt_elem(), self as f64, digits)
+    }
 }
 impl FormatElem for f64 {
     fn fmt_elem(self) -> String {
         tidy_float(format!("{self:?}"))
+    }
+    fn fmt_prec(self, digits: u32) -> String {
+        round_sig(self.fmt_elem(), self, digits)
     }
 }
 
@@ -127,6 +191,9 @@ impl FormatElem for f16 {
         }
         shortest_half(self, f16::to_f32, f16::from_f64)
     }
+    fn fmt_prec(self, digits: u32) -> String {
+        round_sig(self.fmt_elem(), self.to_f64(), digits)
+    }
 }
 impl FormatElem for bf16 {
     fn fmt_elem(self) -> String {
@@ -135,6 +202,9 @@ impl FormatElem for bf16 {
         }
         shortest_half(self, bf16::to_f32, bf16::from_f64)
     }
+    fn fmt_prec(self, digits: u32) -> String {
+        round_sig(self.fmt_elem(), self.to_f64(), digits)
+    }
 }
 
 // A complex element is `(re, im)`, each part as its real type prints it.
@@ -142,10 +212,24 @@ impl FormatElem for crate::value::c64 {
     fn fmt_elem(self) -> String {
         format!("({}, {})", self.re.fmt_elem(), self.im.fmt_elem())
     }
+    fn fmt_prec(self, digits: u32) -> String {
+        format!(
+            "({}, {})",
+            self.re.fmt_prec(digits),
+            self.im.fmt_prec(digits)
+        )
+    }
 }
 impl FormatElem for crate::value::c128 {
     fn fmt_elem(self) -> String {
         format!("({}, {})", self.re.fmt_elem(), self.im.fmt_elem())
+    }
+    fn fmt_prec(self, digits: u32) -> String {
+        format!(
+            "({}, {})",
+            self.re.fmt_prec(digits),
+            self.im.fmt_prec(digits)
+        )
     }
 }
 
@@ -224,6 +308,11 @@ fn write_value_from(
         col,
     };
     match v {
+        Value::Array(a)
+            if opts.summary && !opts.full && unelided_items(a.dims()) > opts.threshold =>
+        {
+            out.put(&summary::line(a, opts.precision))
+        }
         Value::Array(a) => {
             let t = a.array_type();
             let head = if t.dims.is_empty() {
@@ -292,7 +381,7 @@ fn tuple_flat_len(items: &[Value], opts: &PrintOptions, cap: usize) -> usize {
             Value::Array(a) => {
                 let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
                 with_array!(a, x => {
-                    let mut body = Body::new(x, elide, opts.edge, a.elem().small());
+                    let mut body = Body::new(x, elide, opts, a.elem().small());
                     body.flat_len(0, left)
                 })
             }
@@ -359,7 +448,7 @@ fn array_body(
 ) -> Result<(), PrintError> {
     let elide = !opts.full && unelided_items(a.dims()) > opts.threshold;
     with_array!(a, x => {
-        let mut body = Body::new(x, elide, opts.edge, a.elem().small());
+        let mut body = Body::new(x, elide, opts, a.elem().small());
         body.layout(out, 0, opts.width.saturating_sub(indent), indent)
     })
 }
@@ -387,19 +476,26 @@ struct Body<'a, T> {
     scratch: String,
     /// The small type whose patterns the (`u8`) elements are.
     small: Option<crate::small::SmallType>,
+    precision: Option<u32>,
 }
 
 impl<'a, T> Body<'a, T> {
-    /// The body of `a`, elided to `edge` entries per end of a dimension when `elide`.
-    fn new(x: &'a Nd<T>, elide: bool, edge: usize, small: Option<crate::small::SmallType>) -> Self {
+    /// The body of `a`, elided to `opts.edge` entries per end of a dimension when `elide`.
+    fn new(
+        x: &'a Nd<T>,
+        elide: bool,
+        opts: &PrintOptions,
+        small: Option<crate::small::SmallType>,
+    ) -> Self {
         Body {
             a: x,
             dims: x.shape(),
             elide,
-            edge,
+            edge: opts.edge,
             idx: vec![0; x.ndim()],
             scratch: String::new(),
             small,
+            precision: opts.precision,
         }
     }
 }
@@ -411,8 +507,8 @@ impl<T: FormatElem> Body<'_, T> {
         tests::FORMATTED.with(|c| c.set(c.get() + 1));
         self.scratch = match self.a.get(&self.idx[..]) {
             Some(&v) => match (self.small, v.byte()) {
-                (Some(t), Some(b)) => fmt_small(t, b),
-                _ => v.fmt_elem(),
+                (Some(t), Some(b)) => fmt_small_with(t, b, self.precision),
+                _ => v.fmt_with(self.precision),
             },
             None => String::new(),
         };
@@ -595,6 +691,48 @@ mod tests {
         assert!(s.ends_with(&format!("{}0{}", "{".repeat(3000), "}".repeat(3000))));
         // One element, looked at a bounded number of times per level.
         assert!(FORMATTED.with(|c| c.get()) < 3000 * 4);
+    }
+
+    #[test]
+    fn precision_rounds_to_significant_digits() {
+        assert_eq!((1.0f32 / 3.0).fmt_prec(4), "0.3333");
+        assert_eq!(0.1f32.fmt_prec(4), "0.1");
+        assert_eq!(123456789.0f64.fmt_prec(3), "123000000");
+        assert_eq!(1.2345678e-7f64.fmt_prec(3), "1.23e-7");
+        assert_eq!(1e30f32.fmt_prec(2), "1e30");
+        assert_eq!(2.5f64.fmt_prec(1), "2");
+        assert_eq!(f32::NAN.fmt_prec(3), "nan");
+        assert_eq!((-0.0f64).fmt_prec(3), "-0");
+        assert_eq!(1000000.0f32.fmt_prec(1), "1000000");
+        assert_eq!(
+            crate::value::c64::new(1.0 / 3.0, -2.0).fmt_prec(2),
+            "(0.33, -2)"
+        );
+        let v = iota_f32(&[2]);
+        let opts = PrintOptions {
+            precision: Some(2),
+            ..Default::default()
+        };
+        let a = Value::Array(Array::from_nd(
+            ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&[2]), vec![1.0f64 / 3.0, 2.0]).unwrap(),
+        ));
+        assert_eq!(format_value(&a, &opts), "f64[2] {0.33, 2}");
+        assert_eq!(format_value(&v, &opts), "f32[2] {0, 1}");
+    }
+
+    #[test]
+    fn summary_replaces_an_elided_array_on_request() {
+        let v = iota_f32(&[2000]);
+        let opts = PrintOptions {
+            summary: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            format_value(&v, &opts),
+            "f32[2000] summary: min 0, max 1999, mean 999.5, nan 0"
+        );
+        // Small arrays print as ever.
+        assert_eq!(format_value(&iota_f32(&[2]), &opts), "f32[2] {0, 1}");
     }
 
     #[test]

@@ -144,3 +144,44 @@ macro_rules! complex_elem {
     )*};
 }
 complex_elem!(c64 => f32, c128 => f64);
+
+/// A dtype's item size in bytes and whether it is big-endian, for any
+/// numeric or raw-void dtype (`<f4`, `|V1`, `>i2`, `?`).
+fn item(s: &str) -> Option<(usize, bool)> {
+    let (big, code) = match s.as_bytes().first()? {
+        b'<' | b'=' | b'|' => (false, &s[1..]),
+        b'>' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    let size = match code {
+        "?" | "b" | "B" => 1,
+        "e" => 2,
+        "F" => 8,
+        "D" => 16,
+        _ => {
+            let (kind, n) = code.split_at(1);
+            if !matches!(kind, "b" | "i" | "u" | "f" | "c" | "V") {
+                return None;
+            }
+            n.parse::<usize>().ok().filter(|&n| n > 0)?
+        }
+    };
+    Some((size, big && size > 1))
+}
+
+/// Reading a file's elements as `t` (`type=`): the dtype's item size must be
+/// `t`'s size in the file (one byte for the small types, which ml_dtypes
+/// saves as `V1`; two for bf16, `V2`), and its bytes are taken as `t`'s bit
+/// patterns, byte-swapped if the dtype is big-endian.
+pub fn reinterpret(descr: &str, t: ElemType) -> Result<(ElemType, bool), String> {
+    let want = t.byte_size().max(1);
+    match item(descr) {
+        Some((size, big)) if size == want => Ok((t, big)),
+        Some((size, _)) => Err(format!(
+            "has dtype '{descr}' ({size}-byte elements), which cannot be read as {t} ({want}-byte elements; the sizes must agree)"
+        )),
+        None => Err(format!(
+            "has dtype '{descr}', which is not an array of numbers or raw bytes"
+        )),
+    }
+}

@@ -11,11 +11,12 @@
 
 mod elem;
 pub mod header;
+pub mod npz;
 #[cfg(test)]
 mod tests;
 
 use elem::NpyElem;
-pub use elem::descr;
+pub use elem::{descr, reinterpret};
 
 use ndarray::{ArrayD, IxDyn, ShapeBuilder};
 use ndarray_npy::npy::header::{Header, Layout};
@@ -49,7 +50,17 @@ pub struct NpyInfo {
 
 /// A file that cannot be read as an xlet array; the message says why.
 #[derive(Clone, Debug, PartialEq)]
-pub struct NpyError(pub String);
+pub struct NpyError(pub String, pub Problem);
+
+/// What kind of problem an `NpyError` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The file (or archive member) cannot be read as an array.
+    File,
+    /// The file is sound, but its elements' size is not the size of the
+    /// element type it was asked to be read as (`type=`).
+    TypeSize,
+}
 
 impl fmt::Display for NpyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -58,22 +69,94 @@ impl fmt::Display for NpyError {
 }
 
 fn err(path: &Path, what: impl fmt::Display) -> NpyError {
-    NpyError(format!("{}: {what}", path.display()))
+    NpyError(format!("{}: {what}", path.display()), Problem::File)
+}
+
+/// Where an array is read from: a `.npy` file, or the array `key` of an
+/// `.npz` archive; `as_type` reads its elements' bytes as that element type
+/// (the small types, which numpy's files do not name; spec/npy.md).
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    pub path: &'a Path,
+    pub key: Option<&'a str>,
+    pub as_type: Option<ElemType>,
+}
+
+impl<'a> Source<'a> {
+    pub fn file(path: &'a Path) -> Self {
+        Source {
+            path,
+            key: None,
+            as_type: None,
+        }
+    }
+
+    /// How messages name the array: the file, or `FILE, array 'KEY'`.
+    fn label(&self) -> std::path::PathBuf {
+        match self.key {
+            Some(k) => format!("{}, array '{k}'", self.path.display()).into(),
+            None => self.path.to_path_buf(),
+        }
+    }
+
+    /// The archive and its member, or an error when the key and the file's
+    /// kind disagree.
+    fn member(&self) -> Result<Option<(npz::Archive, npz::Entry)>, NpyError> {
+        let zip = npz::is_zip(self.path);
+        match (self.key, zip) {
+            (Some(key), true) => {
+                let a = npz::Archive::open(self.path)?;
+                let e = a.find(key, self.path)?.clone();
+                Ok(Some((a, e)))
+            }
+            (Some(_), false) => Err(err(
+                self.path,
+                "is not an .npz archive (a zip file), so it has no arrays by name; drop the name to read an .npy file",
+            )),
+            (None, true) => {
+                let a = npz::Archive::open(self.path)?;
+                Err(err(
+                    self.path,
+                    format!(
+                        "is an .npz archive: name the array to read, one of {}",
+                        a.key_list()
+                    ),
+                ))
+            }
+            (None, false) => Ok(None),
+        }
+    }
 }
 
 /// Reads `path`'s header: the array type it claims and where its data starts.
 /// Checks the claimed size against the file's length.
 pub fn read_info(path: &Path) -> Result<NpyInfo, NpyError> {
+    read_info_from(Source::file(path))
+}
+
+/// `read_info` of a file or an archive member, read as `src.as_type` if given.
+pub fn read_info_from(src: Source) -> Result<NpyInfo, NpyError> {
+    let label = src.label();
+    if let Some((mut archive, e)) = src.member()? {
+        let head = archive.head(&e, 12 + MAX_HEADER_BYTES, src.path)?;
+        return info_from(&mut &head[..], e.size, &label, src.as_type);
+    }
+    let path = src.path;
     let mut file = xlet_core::source::open_regular(path)
         .map_err(|e| err(path, format!("cannot open: {e}")))?;
     let file_len = file
         .metadata()
         .map_err(|e| err(path, format!("cannot read: {e}")))?
         .len();
-    info_from(&mut file, file_len, path)
+    info_from(&mut file, file_len, path, src.as_type)
 }
 
-fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, NpyError> {
+fn info_from(
+    r: &mut impl Read,
+    file_len: u64,
+    path: &Path,
+    as_type: Option<ElemType>,
+) -> Result<NpyInfo, NpyError> {
     // Magic, version and the header length first, so that the length is
     // bounded before the crate allocates a buffer of it.
     let mut prefix = [0u8; 12];
@@ -135,19 +218,26 @@ fn info_from(r: &mut impl Read, file_len: u64, path: &Path) -> Result<NpyInfo, N
             ));
         }
     };
-    let (elem, big_endian) = elem::parse_descr(descr).ok_or_else(|| {
-        err(
-            path,
-            format!(
-                "has dtype '{descr}', which is no xlet element type (xlet reads |b1, i1..i8, u1..u8, f2, f4, f8, c8, c16 and <V2 as bf16){}",
-                if descr.ends_with("V1") {
-                    "; a 1-byte void is how ml_dtypes saves every f8/f6/f4 and 4- or 2-bit type, so the file does not say which: load it with numpy and convert it to a type xlet reads"
-                } else {
-                    ""
-                }
-            ),
-        )
-    })?;
+    let (elem, big_endian) = match as_type {
+        Some(t) => elem::reinterpret(descr, t).map_err(|why| {
+            let mut e = err(path, why);
+            e.1 = Problem::TypeSize;
+            e
+        })?,
+        None => elem::parse_descr(descr).ok_or_else(|| {
+            err(
+                path,
+                format!(
+                    "has dtype '{descr}', which is no xlet element type (xlet reads |b1, i1..i8, u1..u8, f2, f4, f8, c8, c16 and <V2 as bf16){}",
+                    if descr.ends_with("V1") {
+                        "; a 1-byte void is how ml_dtypes saves every f8/f6/f4 and 4- or 2-bit type, so the file does not say which: name the type, LoadNpy(\"FILE\", type=f8e4m3fn)"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+        })?,
+    };
     let ty = ArrayType::new(elem, header.shape.clone());
     let data_bytes = ty
         .num_elements()
@@ -199,21 +289,67 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> Result<usize, String> {
 /// memory budget) its data. Fortran-order files give an array with Fortran
 /// strides, big-endian files are byte-swapped.
 pub fn read(path: &Path) -> Result<Array, NpyError> {
-    let mut file = xlet_core::source::open_regular(path)
+    read_from(Source::file(path))
+}
+
+/// `read` of a file or an archive member, read as `src.as_type` if given.
+pub fn read_from(src: Source) -> Result<Array, NpyError> {
+    let label = src.label();
+    if let Some((mut archive, e)) = src.member()? {
+        let size = e.size;
+        return archive.with_content(&e, src.path, |r| {
+            read_array(&mut std::io::BufReader::new(r), size, &label, src.as_type)
+        });
+    }
+    let path = src.path;
+    let file = xlet_core::source::open_regular(path)
         .map_err(|e| err(path, format!("cannot open: {e}")))?;
     let file_len = file
         .metadata()
         .map_err(|e| err(path, format!("cannot read: {e}")))?
         .len();
-    let info = info_from(&mut file, file_len, path)?;
+    read_array(
+        &mut std::io::BufReader::new(file),
+        file_len,
+        path,
+        src.as_type,
+    )
+}
+
+/// The array of an `.npy` file's bytes, `len` of them, from `r`.
+fn read_array(
+    r: &mut impl Read,
+    len: u64,
+    path: &Path,
+    as_type: Option<ElemType>,
+) -> Result<Array, NpyError> {
+    let info = info_from(r, len, path, as_type)?;
     let bytes = info
         .ty
         .num_elements()
         .and_then(|n| n.checked_mul(info.ty.elem.byte_size()))
         .unwrap_or(usize::MAX);
     alloc::admit(bytes, &info.ty).map_err(|e| err(path, e.message))?;
-    let mut reader = std::io::BufReader::new(file);
-    xlet_core::with_elem_type!(info.ty.elem, T => decode::<T>(&mut reader, &info, path))
+    let a = xlet_core::with_elem_type!(info.ty.elem, T => decode::<T>(r, &info, path))?;
+    Ok(match info.ty.elem.small() {
+        // The pattern is in the low bits; anything above them is dropped.
+        Some(t) => mask_small(a, t),
+        None => a,
+    })
+}
+
+/// A byte array as small type `t`, each byte masked to `t`'s bits.
+fn mask_small(a: Array, t: xlet_core::small::SmallType) -> Array {
+    let m = t.mask();
+    let a = match a {
+        Array::U8(mut x) => {
+            // The array was just made, so this changes it in place.
+            x.mapv_inplace(|b| b & m);
+            Array::U8(x)
+        }
+        other => other,
+    };
+    a.retag(t)
 }
 
 fn decode<T: NpyElem + Elem>(

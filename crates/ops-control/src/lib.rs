@@ -12,6 +12,7 @@ pub mod grad;
 pub mod infeed;
 pub mod load_npy;
 pub mod outfeed;
+pub mod save_npy;
 pub mod vjp;
 #[path = "while.rs"]
 pub mod while_loop;

@@ -1,16 +1,20 @@
 //! LoadNpy (spec/npy.md), an xlet extension, not an XLA op:
-//! `LoadNpy("weights.npy")` is the array a numpy file holds. The checker reads
-//! the file's header, so the type is known before anything runs; the data is
-//! read when the expression is evaluated.
+//! `LoadNpy("weights.npy")` is the array a numpy file holds,
+//! `LoadNpy("arrays.npz", "x")` the array `x` of an archive, and `type=f8e4m3fn`
+//! reads the elements as that type (the small types, which numpy's files do not
+//! name). The checker reads the file's header, so the type is known before
+//! anything runs (or takes it from a SaveNpy of the same path earlier in the
+//! program); the data is read when the expression is evaluated.
 
 use super::registry::{Checked, OpDef, OpId};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use xlet_check::call::CallCtx;
 use xlet_core::diag::Diag;
-use xlet_core::types::{ArrayType, Type};
+use xlet_core::types::{ArrayType, ElemType, Type};
 use xlet_core::value::Value;
 use xlet_ir::{EvalCx, Kernel, KernelError};
+use xlet_npy::{Problem, Source};
 use xlet_syntax::ast::ExprKind;
 
 const SPEC: &str = include_str!("../../../spec/npy.md");
@@ -18,7 +22,7 @@ const SPEC: &str = include_str!("../../../spec/npy.md");
 pub const OPS: &[OpDef] = &[OpDef {
     id: OpId::LoadNpy,
     aliases: &[],
-    signature: "LoadNpy(file)",
+    signature: "LoadNpy(file, key, type)",
     spec: SPEC,
     rule,
 }];
@@ -38,34 +42,112 @@ fn rule(cx: &mut CallCtx) -> Result<Checked, Diag> {
             .with_label("not a string")
             .with_help("write the path in double quotes: LoadNpy(\"x.npy\")"));
     };
+    let key = match cx.take(Some(1), "key")? {
+        None => None,
+        Some(k) => match &k.kind {
+            ExprKind::Str(s) => Some(s.clone()),
+            _ => {
+                return Err(cx
+                    .err(
+                        "C1",
+                        format!(
+                            "`key` must be an array's name in quotes, found `{}`",
+                            cx.text(&k.span)
+                        ),
+                        k.span.clone(),
+                    )
+                    .with_label("not a string")
+                    .with_help(
+                        "name the array of the .npz archive: LoadNpy(\"arrays.npz\", \"x\")",
+                    ));
+            }
+        },
+    };
+    let as_type = cx.opt_elem_type(None, "type")?;
     let path = PathBuf::from(name);
-    let beside_script = beside_script(&path, cx.ck.limits.script_dir.as_deref());
-    let info = xlet_npy::read_info(&path).map_err(|why| {
-        let d = cx
-            .err("C2", format!("cannot use {why}"), e.span.clone())
-            .with_label("this file");
-        match &beside_script {
-            Some(there) => d.with_help(format!(
-                "paths are relative to the current directory, not to the script; the file is \
-                 next to the script: LoadNpy(\"{}\") reads it from here",
-                there
-                    .display()
-                    .to_string()
-                    .replace('\\', "\\\\")
-                    .replace('"', "\\\"")
-            )),
-            None => d.with_help(
-                "LoadNpy reads a .npy file of one xlet element type (np.save of a bool, int, \
-                 uint, float16/32/64 or ml_dtypes.bfloat16 array); paths are relative to the \
-                 current directory",
-            ),
+    // A file this program saves before this point: its type is the saved
+    // array's (the file is written only when the program runs).
+    if key.is_none()
+        && let Some(saved) = cx.ck.files_written.get(&path).cloned()
+    {
+        if let Some(t) = &as_type
+            && t.value.byte_size() != saved.elem.byte_size()
+        {
+            return Err(cx
+                .err(
+                    "C3",
+                    format!(
+                        "`type` is {}, but the program saves {saved} to this file, whose elements are {} bytes",
+                        t.value,
+                        saved.elem.byte_size()
+                    ),
+                    t.span.clone(),
+                )
+                .with_label(format!("{}", t.value)));
         }
-    })?;
+        let elem = as_type.map_or(saved.elem, |t| t.value);
+        let ty = ArrayType::new(elem, saved.dims.clone());
+        return Ok(Checked {
+            ty: Type::Array(ty.clone()),
+            kernel: Arc::new(LoadKernel {
+                path,
+                key: None,
+                // What SaveNpy wrote: the small types as V1, which needs the type.
+                as_type: Some(elem),
+                ty,
+            }),
+        });
+    }
+    let beside_script = beside_script(&path, cx.ck.limits.script_dir.as_deref());
+    let src = Source {
+        path: &path,
+        key: key.as_deref(),
+        as_type: as_type.as_ref().map(|t| t.value),
+    };
+    let info =
+        xlet_npy::read_info_from(src).map_err(|why| {
+            if why.1 == Problem::TypeSize
+                && let Some(t) = &as_type
+            {
+                return cx
+                .err("C3", format!("cannot read {why}"), t.span.clone())
+                .with_label(format!("{}: {}-byte elements", t.value, t.value.byte_size().max(1)))
+                .with_help(
+                    "`type` reinterprets the file's element bytes, so the sizes must agree: the \
+                     small types (f8/f6/f4, s4/u4/s2/u2) are 1-byte V1 files, bf16 2-byte V2",
+                );
+            }
+            let d = cx
+                .err("C2", format!("cannot use {why}"), e.span.clone())
+                .with_label("this file");
+            match &beside_script {
+                Some(there) => d.with_help(format!(
+                    "paths are relative to the current directory, not to the script; the file is \
+                 next to the script: LoadNpy(\"{}\") reads it from here",
+                    there
+                        .display()
+                        .to_string()
+                        .replace('\\', "\\\\")
+                        .replace('"', "\\\"")
+                )),
+                None => d.with_help(
+                    "LoadNpy reads a .npy file of one xlet element type (np.save of a bool, int, \
+                 uint, float16/32/64, complex or ml_dtypes.bfloat16 array; other ml_dtypes \
+                 types with type=, e.g. type=f8e4m3fn), or an array of an .npz archive by \
+                 name; paths are relative to the current directory",
+                ),
+            }
+        })?;
     let ty = Type::Array(info.ty.clone());
     cx.ck.check_size(&ty, &e.span)?;
     Ok(Checked {
         ty,
-        kernel: Arc::new(LoadKernel { path, ty: info.ty }),
+        kernel: Arc::new(LoadKernel {
+            path,
+            key,
+            as_type: as_type.map(|t| t.value),
+            ty: info.ty,
+        }),
     })
 }
 
@@ -82,12 +164,19 @@ fn beside_script(path: &Path, script_dir: Option<&Path>) -> Option<PathBuf> {
 
 struct LoadKernel {
     path: PathBuf,
+    key: Option<String>,
+    as_type: Option<ElemType>,
     ty: ArrayType,
 }
 
 impl Kernel for LoadKernel {
     fn run(&self, _args: &[Value], _cx: &dyn EvalCx) -> Result<Value, KernelError> {
-        let a = xlet_npy::read(&self.path)
+        let src = Source {
+            path: &self.path,
+            key: self.key.as_deref(),
+            as_type: self.as_type,
+        };
+        let a = xlet_npy::read_from(src)
             .map_err(|e| KernelError::new("LoadNpy: C2", format!("LoadNpy: {e}")))?;
         // The file may have changed since the checker read its header.
         if a.array_type() != self.ty {

@@ -9,7 +9,7 @@ pub use xlet_ops_collective::{
 };
 pub use xlet_ops_common::{common, for_class, index_dims, reduction, window_grad};
 pub use xlet_ops_control::{
-    call, composite_call, conditional, custom_call, grad, infeed, load_npy, outfeed, vjp,
+    call, composite_call, conditional, custom_call, grad, infeed, load_npy, outfeed, save_npy, vjp,
     while_loop,
 };
 pub use xlet_ops_convert::{

@@ -64,6 +64,7 @@ const MODULES: &[&[OpDef]] = &[
     super::infeed::OPS,
     super::outfeed::OPS,
     super::load_npy::OPS,
+    super::save_npy::OPS,
     super::replica_id::OPS,
     super::cross_replica_sum::OPS,
     super::all_reduce::OPS,

@@ -474,6 +474,9 @@ fn repl_command_help(cmd: &str) -> String {
         }
         "load" | "l" => "; a script cannot include another file",
         "npy" => "; in a script, write let NAME = LoadNpy(\"FILE\")",
+        "save" => "; in a script, write SaveNpy(EXPR, \"FILE\")",
+        "precision" => "; give it on the command line: xlet run --precision N SCRIPT",
+        "summary" | "stats" => "; give --summary on the command line: xlet run --summary SCRIPT",
         "infeed" => "; give the file on the command line: xlet run --infeed FILE SCRIPT",
         "lib" => "; give the library on the command line: xlet run --custom-call-lib PATH SCRIPT",
         "time" => "; time a script's statements with xlet run --profile SCRIPT",
