@@ -23,6 +23,10 @@ pub struct PySession {
     pins: Vec<Value>,
 }
 
+/// How many bytes of freed large blocks a session may leave cached after a
+/// run, for the next call to reuse.
+const RETAIN_BYTES: usize = 256 << 20;
+
 /// Keeps the last bare expression's value (what `eval` and `run` return).
 #[derive(Default)]
 pub struct Last(pub Option<Value>);
@@ -101,10 +105,12 @@ impl PySession {
         let ran = worker::run(py, || {
             let mut last = Last::default();
             let r = inner.run(source, &mut last).map(|()| last.0);
-            // Large blocks freed by the run (the allocator caches blocks of
-            // 4 MiB and more) go back to the system; a small run's trim
-            // would cost more than the run (spec/python.md §7).
-            if xlet_core::alloc::cached_bytes() > 0 {
+            // Freed large blocks stay in the allocator's cache for the next
+            // call (a fresh 64 MiB result costs more in page faults than in
+            // arithmetic) until they pass RETAIN_BYTES; then they go back to
+            // the system. A small run's trim would cost more than the run
+            // (spec/python.md §7).
+            if xlet_core::alloc::cached_bytes() > RETAIN_BYTES {
                 xlet_core::alloc::release_unused();
             }
             r
