@@ -102,7 +102,7 @@ impl<'a> Source<'a> {
     /// The archive and its member, or an error when the key and the file's
     /// kind disagree.
     fn member(&self) -> Result<Option<(npz::Archive, npz::Entry)>, NpyError> {
-        let zip = npz::is_zip(self.path);
+        let zip = npz::is_zip(self.path)?;
         match (self.key, zip) {
             (Some(key), true) => {
                 let a = npz::Archive::open(self.path)?;

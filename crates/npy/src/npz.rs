@@ -36,13 +36,13 @@ pub struct Entry {
 }
 
 /// Whether `path`'s file is a zip archive (starts with `PK\x03\x04`, or is
-/// an empty archive).
-pub fn is_zip(path: &Path) -> bool {
+/// an empty archive); a file that cannot be opened is that error, not "not
+/// a zip".
+pub fn is_zip(path: &Path) -> Result<bool, NpyError> {
     let mut magic = [0u8; 4];
-    xlet_core::source::open_regular(path)
-        .ok()
-        .and_then(|mut f| f.read_exact(&mut magic).ok())
-        .is_some_and(|()| &magic == b"PK\x03\x04" || &magic == b"PK\x05\x06")
+    let mut f = xlet_core::source::open_regular(path)
+        .map_err(|e| err(path, format!("cannot open: {e}")))?;
+    Ok(f.read_exact(&mut magic).is_ok() && (&magic == b"PK\x03\x04" || &magic == b"PK\x05\x06"))
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {

@@ -232,6 +232,10 @@ fn npz_missing_key_lists_the_keys() {
     assert!(e.contains("name the array to read, one of 'a'"), "{e}");
     let e = member("f32.npy", "a").unwrap_err().0;
     assert!(e.contains("is not an .npz archive"), "{e}");
+    // A file that is not there is that error, not "not an archive".
+    let e = member("no_such_file.npz", "a").unwrap_err().0;
+    assert!(e.contains("cannot open"), "{e}");
+    assert!(!e.contains("is not an .npz archive"), "{e}");
 }
 
 #[test]
