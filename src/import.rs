@@ -124,6 +124,11 @@ fn translate_hlo(text: &str, as_comps: Option<&str>) -> Result<Part, Diag> {
     for c in &mut t.consts {
         c.2 = back(&c.2);
     }
+    for spans in t.comp_lines.values_mut() {
+        for s in spans.iter_mut().flatten() {
+            *s = back(s);
+        }
+    }
     Ok(Part::new(t))
 }
 

@@ -159,6 +159,32 @@ fn cli() -> Result<(), Failed> {
     {
         return Err(format!("--trace: exit {code}, stdout {stdout:.300}").into());
     }
+    // Inside functions and regions: @closed_call (module lines 40-52 of
+    // fori_loop.mlir) runs as the while body's callee, 10 times; its first 3
+    // calls are shown, each value with its module line.
+    let fl = |f: &str| root.join("conformance/import/fori_loop").join(f);
+    let (code, stdout, _) = run(&[
+        "run",
+        "--trace",
+        &fl("fori_loop.mlir").display().to_string(),
+        "--arg",
+        &fl("arg0.npy").display().to_string(),
+        "--arg",
+        &fl("arg1.npy").display().to_string(),
+    ])?;
+    let callee_line = |l: &&str| {
+        l.strip_prefix("line ")
+            .and_then(|r| r.split_once(" in closed_call (call 3): "))
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+            .is_some_and(|n| (41..=52).contains(&n))
+    };
+    if code != 0
+        || !stdout.lines().any(|l| callee_line(&l))
+        || stdout.contains("(call 4)")
+        || !stdout.contains("closed_call: later calls not traced")
+    {
+        return Err(format!("--trace in a callee: exit {code}, stdout {stdout:.600}").into());
+    }
     let (code, stdout, _) = run(&["translate", &p("mlp.mlir")])?;
     if code != 0 || !stdout.contains("LoadNpy(\"arg0.npy\")") || !stdout.contains("DotGeneral(") {
         return Err(format!("translate: exit {code}, stdout {stdout:.300}").into());

@@ -4,6 +4,7 @@
 
 mod module;
 mod run;
+mod trace;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

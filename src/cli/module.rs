@@ -164,7 +164,9 @@ fn run_replicated(name: &str, opts: &Options, m: &ModuleRun, part: &Part, replic
     super::run::run_replicas(&format!("{name} (translated)"), &text, &o)
 }
 
-/// Runs the statements one by one, printing each bound value with its line.
+/// Runs the statements one by one, printing each bound value with its line,
+/// and the values bound inside functions and regions as the evaluator makes
+/// them (`CompTracer`).
 fn trace(
     session: &mut xlet::session::Session,
     part: &Part,
@@ -173,6 +175,13 @@ fn trace(
     lines: &LineIndex,
     print: &PrintOptions,
 ) -> Result<(), xlet::session::Failure> {
+    // A While's plan runs its body without the evaluator, so without tracing.
+    session.env.config.plan = false;
+    session.env.tracer = Some(std::sync::Arc::new(super::trace::CompTracer::new(
+        src,
+        part.translation.comp_lines.clone(),
+        print.clone(),
+    )));
     for st in &part.translation.stmts {
         if let Err(f) = session.run(&st.text, out) {
             return Err(xlet::session::Failure {

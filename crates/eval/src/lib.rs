@@ -91,6 +91,20 @@ pub struct Env {
     /// Which replica this run is, of how many, and the hub the replicas meet
     /// at (`--replicas`; one replica by default).
     pub replica: xlet_ir::replica::Replica,
+    /// Told of the values bound inside comps (`xlet run --trace` on a module).
+    pub tracer: Option<Arc<dyn Tracer>>,
+}
+
+/// Watches the values a comp's body binds, as the evaluator makes them (the
+/// top level's are in `Env::values`). Only comps the evaluator runs are seen:
+/// a While's execution plan, a vectorised comp and a recognised monoid run
+/// without it, so a tracing session turns plans off.
+pub trait Tracer: Send + Sync + std::fmt::Debug {
+    /// A call of `comp` begins; false leaves its bindings unreported.
+    fn enter(&self, comp: &Comp) -> bool;
+    /// The body's `let` at `span` (an offset in the text `comp` was read
+    /// from) bound `name` to `value`.
+    fn bound(&self, comp: &Comp, name: &str, span: &Span, value: &Value);
 }
 
 /// What running a program produced, beside its errors.
@@ -348,8 +362,13 @@ impl EvalCx for Frame<'_> {
                 format!("in computation `{}`: {}", comp.name, d.message),
             )
         };
+        let tracer = self.env.tracer.as_ref().filter(|t| t.enter(comp));
         for (slot, expr) in &comp.body {
             let v = frame.eval(expr).map_err(in_comp)?;
+            if let Some(t) = tracer {
+                let name = comp.names.get(*slot).map_or("", String::as_str);
+                t.bound(comp, name, &expr.span, &v);
+            }
             if let Some(s) = frame.locals.borrow_mut().get_mut(*slot) {
                 // A binding nothing reads is dropped at once.
                 s.0 = (s.1 > 0).then_some(v);

@@ -48,6 +48,12 @@ pub struct Translation {
     pub consts: Vec<(String, xlet_core::value::Value, Span)>,
     /// `mhlo.num_replicas`, when the module sets it.
     pub replicas: Option<usize>,
+    /// For each comp the translation defines, the module text of each line
+    /// of its definition (line 0 is the `comp` header, so entry k is the
+    /// body's k-th line; `None` where a line has no op of its own, as the
+    /// unpacking of a tuple parameter): `--trace` names the module line of a
+    /// value bound inside a function or region with it.
+    pub comp_lines: HashMap<String, Vec<Option<Span>>>,
 }
 
 impl Translation {
@@ -79,6 +85,11 @@ pub(crate) struct Cx {
     consts: Vec<(String, xlet_core::value::Value, Span)>,
     /// The REPL's `:import ... as NAME`: every comp's name starts `NAME_`.
     prefix: Option<String>,
+    /// `Translation::comp_lines`, as the comps are written.
+    comp_lines: HashMap<String, Vec<Option<Span>>>,
+    /// The `loc` names of the parameters of the function whose comp is
+    /// written next (taken by `comp_text_in_scope`).
+    param_hints: Vec<Option<String>>,
 }
 
 /// The lines of a comp's body being written (or, at the top level, nothing:
@@ -86,6 +97,8 @@ pub(crate) struct Cx {
 pub(crate) struct Body {
     top: bool,
     lines: Vec<String>,
+    /// The module text each of `lines` comes from, where it has one.
+    spans: Vec<Option<Span>>,
     ret: Option<(Vec<String>, Vec<Option<Type>>)>,
 }
 
@@ -129,6 +142,8 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
         funcs: HashMap::new(),
         scopes: Scopes::default(),
         prefix: as_comps.map(str::to_string),
+        comp_lines: HashMap::new(),
+        param_hints: vec![],
     };
     // Every function gets its comp name first: functions may call ones defined later.
     for f in &m.funcs {
@@ -161,6 +176,7 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
             .collect();
         t.stmts = cx.stmts;
         t.consts = cx.consts;
+        t.comp_lines = cx.comp_lines;
         return Ok(t);
     }
     cx.scopes.push(true);
@@ -173,6 +189,7 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
     let mut body = Body {
         top: true,
         lines: vec![],
+        spans: vec![],
         ret: None,
     };
     for raw in &entry.body.ops {
@@ -194,6 +211,7 @@ pub fn translate(m: &Module, as_comps: Option<&str>) -> Result<Translation> {
     }
     t.stmts = cx.stmts;
     t.consts = cx.consts;
+    t.comp_lines = cx.comp_lines;
     Ok(t)
 }
 
@@ -402,7 +420,10 @@ impl Cx {
             self.funcs.get(&f.name).cloned().ok_or_else(|| {
                 ImportError::at(f.span.clone(), format!("@{} is not known", f.name))
             })?;
+        // A parameter takes its `loc("x")` name where the module gives one
+        // (JAX's `as_text(debug_info=True)`), as the entry's do at top level.
         let params: Vec<(String, Type)> = f.params.clone();
+        self.param_hints = f.param_names.clone();
         let text = self.comp_text(
             &sig.comp,
             &params,
@@ -446,6 +467,7 @@ impl Cx {
         span: Span,
         tuple_param: bool,
     ) -> Result<String> {
+        let hints = std::mem::take(&mut self.param_hints);
         let mut head = vec![];
         let mut lines = vec![];
         if tuple_param {
@@ -458,8 +480,9 @@ impl Cx {
                 self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
             }
         } else {
-            for (n, ty) in params {
-                let x = self.fresh(n);
+            for (i, (n, ty)) in params.iter().enumerate() {
+                let hint = hints.get(i).cloned().flatten();
+                let x = self.fresh(hint.as_deref().unwrap_or(n));
                 head.push(format!("{x}: {ty}"));
                 self.scopes.bind(n, Bound::value(&x, Some(ty.clone())));
             }
@@ -510,6 +533,7 @@ impl Cx {
     ) -> Result<String> {
         let mut body = Body {
             top: false,
+            spans: vec![None; lines.len()],
             lines,
             ret: None,
         };
@@ -534,6 +558,9 @@ impl Cx {
             _ => (Type::Tuple(tys).to_string(), tuple_expr(&exprs)),
         };
         let mut s = format!("comp {comp}({}) -> {ret_ty} {{\n", head.join(", "));
+        let mut spans = vec![Some(span)];
+        spans.append(&mut body.spans);
+        self.comp_lines.insert(comp.to_string(), spans);
         for l in &body.lines {
             s.push_str("  ");
             s.push_str(l);
@@ -643,6 +670,7 @@ impl Cx {
             self.stmts.push(Stmt { text, span, binds });
         } else {
             body.lines.push(text);
+            body.spans.push(Some(span));
         }
     }
 

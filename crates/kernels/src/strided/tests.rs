@@ -256,3 +256,17 @@ fn views_that_do_not_fit_are_refused() {
         "a map of the wrong length"
     );
 }
+
+#[test]
+fn tile_edges_follow_the_l2_size() {
+    use super::tiling::tile_edge;
+    // Zen 3 and Zen 1 (512 KiB): 128 x 128 f32 (64 KiB), 64 x 64 f64 (32 KiB).
+    assert_eq!(tile_edge(512 << 10, 4), 128);
+    assert_eq!(tile_edge(512 << 10, 8), 64);
+    // Zen 4 (1 MiB) and 2 MiB Xeons.
+    assert_eq!(tile_edge(1 << 20, 4), 128);
+    assert_eq!(tile_edge(1 << 20, 8), 128);
+    assert_eq!(tile_edge(2 << 20, 4), 256);
+    // A tiny cache still gets 16 x 16.
+    assert_eq!(tile_edge(4 << 10, 8), 16);
+}

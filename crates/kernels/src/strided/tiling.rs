@@ -40,14 +40,16 @@ fn large_stride(stride: isize, size: usize) -> bool {
 }
 
 /// The tile's side: the largest power of two whose square of `elem`-byte
-/// elements fits a sixteenth of the L2 cache, at least 16. Zen 1 (512 KiB L2)
-/// gets the 64 x 64 f32 tiles first tuned there; Zen 4 and AVX-512 Xeons (1-2
-/// MiB L2) get 128 x 128, with which transposed f32 views on Zen 4 ran in
-/// about half the time of 64 x 64 ones (spec/performance.md §15; issue 26:
-/// the 64 x 64 tiles left a transposed view up to 6x the contiguous op on a
-/// Xeon).
+/// elements fits an eighth of the L2 cache, at least 16: 128 x 128 f32 tiles
+/// (64 KiB) from a 512 KiB L2 up, 64 x 64 f64 tiles on 512 KiB and 128 x 128
+/// from 1 MiB. With 64 x 64 f32 tiles (the old sixteenth of L2 on a 512 KiB
+/// part), transposed f32 views ran at 3.5-3.7x the contiguous op on Zen 3
+/// (AVX2, 512 KiB L2), and 128 x 128 ones at about 2x; on Zen 4 (1 MiB L2)
+/// 128 x 128 had already halved the time of 64 x 64 (spec/performance.md
+/// §15-16; issue 26: 64 x 64 tiles left a transposed view up to 6x the
+/// contiguous op on a Xeon).
 pub fn tile_edge(l2_bytes: usize, elem: usize) -> usize {
-    let elems = l2_bytes / 16 / elem.max(1);
+    let elems = l2_bytes / 8 / elem.max(1);
     let mut edge = 16;
     while (2 * edge) * (2 * edge) <= elems {
         edge *= 2;
