@@ -104,6 +104,8 @@ pn = [0.0, 0.0, 1.0, 1.0, 2.0, 3.0, 1.0, 2.0, 4.0, 1.5, -1.0, 0.0, 1.0, 1.0, nan
 px = [1.0, -0.5, 1.0, 0.5, 3.0, 0.25, 1e4, 20.0, 1.5, 2.0, 2.0, -2.0, -2.0, -2.5, 1.0, nan]
 m.case("polygamma", [pn, px], F, lax.polygamma, 1e-5, "lax.polygamma(n, x)")
 m.case("polygamma", [pn, px], D, lax.polygamma, 1e-12, "lax.polygamma(n, x)")
+m.case("zeta", [zx[:8], zq[:8]], np.float16, sp.zeta, 2e-3, "jax.scipy.special.zeta(x, q)")
+m.case("polygamma", [pn[:10], px[:10]], ml_dtypes.bfloat16, lax.polygamma, 1e-2, "lax.polygamma(n, x)")
 m.write()
 
 m = Module("chlo_erf64", "chlo.erf_inv and chlo.erfc on f64: erf_inv over its three ranges (w < 6.25, < 16,\n"
