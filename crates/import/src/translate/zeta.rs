@@ -20,7 +20,8 @@ use crate::mlir::op::Op;
 use xlet_core::types::{ArrayType, ElemType};
 
 /// (2j)! / B_2j for j = 12 down to 1: the Euler–Maclaurin coefficients'
-/// reciprocals, as XLA lists them.
+/// reciprocals, as XLA lists them (digits kept as written there).
+#[allow(clippy::excessive_precision)]
 const ZETA_COEFFS: [f64; 12] = [
     -7.1661652561756670113e18,
     1.8152105401943546773e17,
@@ -94,7 +95,7 @@ fn zeta(ty: &ArrayType, c: ElemType) -> String {
     } else {
         lit(f32::from_bits(1) as f64)
     };
-    let mut s = format!("  let nx = Neg(x)\n  let a0 = q\n  let s0 = Pow(q, nx)\n");
+    let mut s = String::from("  let nx = Neg(x)\n  let a0 = q\n  let s0 = Pow(q, nx)\n");
     for i in 1..10 {
         s.push_str(&format!(
             "  let a{i} = Add(a{}, {one})\n  let s{i} = Add(s{}, Pow(a{i}, nx))\n",
