@@ -1,7 +1,9 @@
 //! CHLO ops JAX emits, as compositions of xlet ops (one expression each; the
 //! operand is a name, so it may be repeated). Each states the accuracy it is
-//! expected to reach; the special functions without a short accurate form
-//! (bessel_i1e, polygamma, zeta) are refused; lgamma and digamma are in `gamma`.
+//! expected to reach. The special functions that need a comp of their own are
+//! in `gamma` (lgamma, digamma, erfc) and `special` (bessel_i1e, zeta,
+//! polygamma, erf_inv and erfc on f64, the inverse trig and hyperbolic ops on
+//! complex numbers), which are tried first.
 
 use super::Cx;
 use super::attrs::brace;
@@ -13,12 +15,6 @@ use crate::mlir::op::Op;
 pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String>> {
     if let Some(b) = short.strip_prefix("broadcast_") {
         return broadcast(op, b, v).map(Some);
-    }
-    if let Some(why) = refused(short) {
-        return Err(ImportError::unsupported(
-            op.span.clone(),
-            format!("`{}`: {why}", op.name),
-        ));
     }
     if short == "next_after" {
         return next_after(cx, op, v).map(Some);
@@ -84,7 +80,7 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
     let (one, half, ln2, big) = (k("1"), k("0.5"), k("0.6931471805599453"), k(big));
     let lh = k("-0.6931471805599453");
     let e = match short {
-        "erf_inv" => erf_inv(x, &ty, &k, op)?,
+        "erf_inv" => erf_inv(x, &k)?,
         // Exact comparisons.
         "is_inf" => format!("Eq(Abs({x}), {})", k("inf")),
         "is_pos_inf" => format!("Eq({x}, {})", k("inf")),
@@ -182,36 +178,12 @@ fn broadcast(op: &Op, name: &str, v: &[String]) -> Result<String> {
     })
 }
 
-/// The CHLO special functions refused, and why.
-fn refused(short: &str) -> Option<&'static str> {
-    Some(match short {
-        "polygamma" | "zeta" => {
-            "xlet has no composition of it yet (a series accurate over the whole range is not written)"
-        }
-        "bessel_i1e" => {
-            "xlet has no Bessel op yet (a Chebyshev-series composition is not done yet)"
-        }
-        _ => return None,
-    })
-}
-
 /// Giles' single-precision erfinv ("Approximating the erfinv function",
 /// GPU Computing Gems, 2011), as XLA's f32 lowering: two polynomials in
 /// w = -log((1 - x)(1 + x)): relative error within 1e-6 of jax in f32
-/// (6.5e-7 seen near -0.999, conformance/import_ops/chlo_erf_inv.mlir); ±inf at ±1. Refused for f64, where it would be only
-/// f32-accurate.
-fn erf_inv(
-    x: &str,
-    ty: &xlet_core::types::ArrayType,
-    k: &dyn Fn(&str) -> String,
-    op: &Op,
-) -> Result<String> {
-    if ty.elem.name() == "f64" {
-        return Err(ImportError::unsupported(
-            op.span.clone(),
-            "`chlo.erf_inv` on f64 (xlet's composition is f32-accurate only)".into(),
-        ));
-    }
+/// (6.5e-7 seen near -0.999, conformance/import_ops/chlo_erf_inv.mlir); ±inf
+/// at ±1. f64 is `erf64`'s (Giles' double-precision polynomials).
+fn erf_inv(x: &str, k: &dyn Fn(&str) -> String) -> Result<String> {
     let w = format!(
         "Neg(Log(Mul(Sub({one}, {x}), Add({one}, {x}))))",
         one = k("1")

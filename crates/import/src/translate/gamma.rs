@@ -31,7 +31,8 @@ pub fn expr(cx: &mut Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<St
     }
     let ty = cx.operand_array(op)?;
     let compute = match ty.elem {
-        // erfc goes through f64 (see `erfc`), so f64 itself has no wider type.
+        // erfc goes through f64 (see `erfc`); f64 itself is `erf64`'s, tried
+        // before this.
         ElemType::F16 | ElemType::BF16 | ElemType::F32 if short == "erfc" => ElemType::F64,
         ElemType::F16 | ElemType::BF16 | ElemType::F32 => ElemType::F32,
         ElemType::F64 if short != "erfc" => ElemType::F64,
@@ -48,11 +49,18 @@ pub fn expr(cx: &mut Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<St
             format!("`{}` takes one operand", op.name),
         ));
     };
+    let name = comp(cx, op, short, &ty, compute);
+    Ok(Some(format!("{name}({x})")))
+}
+
+/// Defines the comp for `short` (lgamma, digamma or erfc) on `ty`, computing
+/// in `compute`, and returns its name.
+pub(super) fn comp(cx: &mut Cx, op: &Op, short: &str, ty: &ArrayType, compute: ElemType) -> String {
     let name = cx.fresh_comp(short);
     let body = match short {
-        "lgamma" => lgamma(&ty, compute),
-        "digamma" => digamma(&ty, compute),
-        _ => erfc(&ty, compute),
+        "lgamma" => lgamma(ty, compute),
+        "digamma" => digamma(ty, compute),
+        _ => erfc(ty, compute),
     };
     let text = format!(
         "comp {name}(x0: {ty}) -> {ty} {{\n  let x: {c} = ConvertElementType(x0, {})\n{body}}}",
@@ -64,11 +72,11 @@ pub fn expr(cx: &mut Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<St
         span: op.span.clone(),
         binds: None,
     });
-    Ok(Some(format!("{name}({x})")))
+    name
 }
 
 /// A constant of the compute type, broadcast to the operand's shape.
-fn konst(ty: &ArrayType, c: ElemType) -> impl Fn(&str) -> String {
+pub(super) fn konst(ty: &ArrayType, c: ElemType) -> impl Fn(&str) -> String {
     let dims: Vec<String> = ty.dims.iter().map(|d| d.to_string()).collect();
     let dims = dims.join(", ");
     move |v: &str| format!("BroadcastInDim({c} {v}, {{{dims}}}, {{}})")
@@ -158,7 +166,7 @@ fn digamma(ty: &ArrayType, c: ElemType) -> String {
 /// x + (1/2)/(x + 1/(x + (3/2)/(x + ...))) taken to 50 terms (relative error
 /// 1.1e-15 over [2, 10] against scipy), with erfc(-x) = 2 - erfc(x). Every
 /// f32 result is then within half an ulp plus 1e-14 of the true value. f64
-/// arguments are refused: they would need a wider type.
+/// arguments are `erf64`'s (Cephes' rational approximations, as XLA).
 fn erfc(ty: &ArrayType, c: ElemType) -> String {
     let k = konst(ty, c);
     let mut s = format!(

@@ -98,6 +98,11 @@ pub fn expr(cx: &mut Cx, op: &Op) -> Result<String> {
         ));
     }
     if name.starts_with("chlo.")
+        && let Some(e) = super::special::expr(cx, op, short, &v)?
+    {
+        return Ok(e);
+    }
+    if name.starts_with("chlo.")
         && let Some(e) = super::gamma::expr(cx, op, short, &v)?
     {
         return Ok(e);
