@@ -23,6 +23,9 @@ pub fn run_module(
     text: &str,
     arrays: &Bound<'_, PyTuple>,
 ) -> PyResult<Py<PyTuple>> {
+    if let Some(values) = crate::module_cache::run(py, text, arrays)? {
+        return to_tuple(py, values);
+    }
     let parts = translate_module(text).map_err(|d| xlet_error(py, &[d], text))?;
     let [part] = parts.as_slice() else {
         return Err(xlet_error_message(
@@ -87,14 +90,21 @@ pub fn run_module(
         Ok(Err(f)) => return Err(xlet_error(py, &f.diags, text)),
         Err(e) => return Err(stopped(e)),
     }
+    let values = results(s.session_mut(), t);
+    drop(s);
+    to_tuple(py, values)
+}
+
+/// The entry function's results as a tuple of arrays (a tuple result
+/// flattened in order).
+fn to_tuple(py: Python<'_>, values: Vec<xlet_core::value::Value>) -> PyResult<Py<PyTuple>> {
     let mut out = vec![];
-    for v in results(s.session_mut(), t) {
+    for v in values {
         match v {
             xlet_core::value::Value::Tuple(vs) => out.extend(vs.iter().cloned()),
             v => out.push(v),
         }
     }
-    drop(s);
     let items: Vec<Py<PyAny>> = out
         .into_iter()
         .map(|v| to_py(py, v))

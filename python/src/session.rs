@@ -57,6 +57,12 @@ impl PySession {
         &mut self.inner
     }
 
+    /// Lets go of the lent values kept since they were bound: for a caller
+    /// that has unbound them (`module_cache`, after each call).
+    pub fn unpin_all(&mut self) {
+        self.pins.clear();
+    }
+
     /// Binds an input array to `name` (no checks: the caller made them).
     pub fn bind(&mut self, name: &str, input: crate::to_xlet::Input) {
         if input.lent {
