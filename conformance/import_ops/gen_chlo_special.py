@@ -1,5 +1,5 @@
-"""Writes chlo_bessel_i1e.mlir, chlo_zeta_polygamma.mlir, chlo_erf64.mlir and
-chlo_complex_trig.mlir: each op on edge values, checked against jax 0.10.2 on
+"""Writes chlo_bessel_i1e.mlir, chlo_zeta_polygamma.mlir, chlo_erf64.mlir,
+chlo_complex_trig.mlir and chlo_complex_hyperbolic.mlir: each op on edge values, checked against jax 0.10.2 on
 CPU (XLA runs CHLO's own legalisation of these ops, which xlet follows).
 
     /work/V/bin/python conformance/import_ops/gen_chlo_special.py
@@ -128,4 +128,12 @@ for op, fn in [("asin", jnp.arcsin), ("acos", jnp.arccos), ("atan", jnp.arctan),
                ("acosh", jnp.arccosh), ("atanh", jnp.arctanh)]:
     m.case(op, [pts], np.complex64, fn, 1e-5, "jnp.arc%s(z)" % op[1:] if op.startswith("a") else op)
     m.case(op, [pts + big], np.complex128, fn, 1e-13, "jnp.arc%s(z)" % op[1:])
+m.write()
+
+m = Module("chlo_complex_hyperbolic", "chlo.sinh and chlo.cosh on complex64 and complex128: the axes, both signs,\n"
+           "moderate and large parts (CHLO's exp(x + log 1/2) form; no tiny |z|, where it cancels).")
+hyp = [0, 0.5, -0.5 + 0.25j, 1 + 1j, -2 + 3j, 1j, 3j, -1j, 10 - 5j, -7 + 100j, 20 + 0.5j, 0.25 - 2j]
+for op, fn in [("sinh", jnp.sinh), ("cosh", jnp.cosh)]:
+    m.case(op, [hyp], np.complex64, fn, 1e-5, "jnp.%s(z)" % op)
+    m.case(op, [hyp], np.complex128, fn, 1e-13, "jnp.%s(z)" % op)
 m.write()

@@ -57,6 +57,21 @@ pub fn expr(cx: &Cx, op: &Op, short: &str, v: &[String]) -> Result<Option<String
             x.clone()
         }));
     }
+    if is_complex && (short == "sinh" || short == "cosh") {
+        // CHLO's legalisation for complex operands: exp(x + log ½) ∓
+        // exp(log ½ - x), with complex Exp (no small-|x| branch, as there);
+        // log ½ is the constant (-ln 2, 0) of x's type.
+        let dims: Vec<i128> = ty.dims.iter().map(|d| *d as i128).collect();
+        let lh = format!(
+            "BroadcastInDim({} (-0.6931471805599453, 0), {}, {{}})",
+            ty.elem,
+            brace(&dims)
+        );
+        let join = if short == "sinh" { "Sub" } else { "Add" };
+        return Ok(Some(format!(
+            "{join}(Exp(Add({x}, {lh})), Exp(Sub({lh}, {x})))"
+        )));
+    }
     if is_complex || !ty.elem.name().starts_with(['f', 'b']) {
         return Err(ImportError::unsupported(
             op.span.clone(),
