@@ -38,6 +38,17 @@ fn truncated_and_unbalanced_text() {
     );
     assert!(err("module {\n func.func @main() {\n  func.return\n }\n}\n}").contains("unexpected"));
     assert!(err("\"unterminated").contains("unterminated"));
+    // A bare `< ...` attribute value (the pretty dot_general's `algorithm =
+    // <...>`) that never closes, and a `>` that closes nothing.
+    let open_angle = main_of(
+        "  %0 = stablehlo.dot_general %a, %b, contracting_dims = [0] x [0], algorithm = <\n    lhs_precision_type = tf32,",
+    );
+    assert!(
+        err(&open_angle).contains("unbalanced"),
+        "{}",
+        err(&open_angle)
+    );
+    assert!(err(&main_of("  %0 = stablehlo.add %a, %b > : tensor<f32>")).contains("unbalanced"));
 }
 
 #[test]

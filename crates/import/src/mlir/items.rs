@@ -13,8 +13,8 @@ pub const MAX_DEPTH: usize = 200;
 #[derive(Clone, Debug)]
 pub enum Item {
     Tok(Token),
-    /// `( ... )`, `[ ... ]`, `{ ... }` (an attribute dictionary), or `<{ ... }>`
-    /// (properties), by `open`.
+    /// `( ... )`, `[ ... ]`, `{ ... }` (an attribute dictionary), `<{ ... }>`
+    /// (properties, open `<`) or a bare `< ... >` (open `a`), by `open`.
     Group {
         open: char,
         items: Vec<Item>,
@@ -197,6 +197,9 @@ impl<'a> Reader<'a> {
                 self.pos += 1;
                 '<'
             }
+            // A bare `< ... >` attribute value, as the pretty dot_general's
+            // `algorithm = <lhs_precision_type = tf32, ...>` spread over lines.
+            Tok::Punct("<") => 'a',
             Tok::Punct(p @ (")" | "]" | "}" | ">")) => {
                 return Err(ImportError::at(
                     t.start..t.end,
@@ -215,6 +218,7 @@ impl<'a> Reader<'a> {
         let close = match open {
             '(' => ")",
             '[' => "]",
+            'a' => ">",
             _ => "}",
         };
         let mut items = vec![];
