@@ -200,3 +200,97 @@ fn the_step_limit_stops_a_planned_loop_with_the_same_error() {
         10,
     );
 }
+
+#[test]
+fn a_jax_scan_body_takes_its_plan() {
+    // What `lax.scan` lowers to (conformance/import/scan): a row sliced out,
+    // reshaped to a vector, the carry updated, the row broadcast back to 1x4
+    // and written into the stacked outputs. The reshapes and the broadcast
+    // that only adds a unit dimension are aliases of their operands.
+    same(
+        "let xs0 = f32[5x4] {{1, 2, 3, 4}, {0.5, -1, 1e30, -0}, {3, 3, 3, 3}, {0.1, 0.2, 0.3, 0.4}, {-2, 7, 1, 9}}\n\
+         comp row(xs: f32[5x4], i: s32) -> f32[4] { Reshape(DynamicSlice(xs, i, s32 0, {1, 4}), {4}) }\n\
+         comp put(ys: f32[5x4], y: f32[4], i: s32) -> f32[5x4] {\n\
+           DynamicUpdateSlice(ys, BroadcastInDim(y, {1, 4}, {1}), i, s32 0)\n\
+         }\n\
+         comp cond(s: (f32[5x4], s32, f32[4], f32[5x4])) -> pred { GetTupleElement(s, 1) < 5 }\n\
+         comp body(s: (f32[5x4], s32, f32[4], f32[5x4])) -> (f32[5x4], s32, f32[4], f32[5x4]) {\n\
+           let xs = GetTupleElement(s, 0)\n\
+           let i = GetTupleElement(s, 1)\n\
+           let c = GetTupleElement(s, 2) * 0.5 + row(xs, i)\n\
+           (xs, i + 1, c, put(GetTupleElement(s, 3), c, i))\n\
+         }\n\
+         let r = While(cond, body, (xs0, s32 0, f32[4] {0, 0, 0, 0}, Broadcast(f32 0, {5, 4})))\n",
+    );
+}
+
+#[test]
+fn reshapes_alias_without_breaking_in_place_updates() {
+    // `flat` is m's buffer under other dimensions and is read after the
+    // DynamicUpdateSlice of m: the update must not be in place. The second
+    // loop trades two leaves through reshapes (the copying end), and a
+    // reshape with `dimensions` reorders (a strided copy).
+    same(
+        "comp cond(x: (s32, f32[2x3])) -> pred { GetTupleElement(x, 0) < 4 }\n\
+         comp body(x: (s32, f32[2x3])) -> (s32, f32[2x3]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let m = GetTupleElement(x, 1)\n\
+           let flat = Reshape(m, {6})\n\
+           let m2 = DynamicUpdateSlice(m, Broadcast(f32 9, {1, 3}), i, s32 0)\n\
+           (i + 1, m2 + Reshape(flat * 2, {2, 3}))\n\
+         }\n\
+         let r = While(cond, body, (s32 0, f32[2x3] {{1, 2, 3}, {4, 5, 6}}))\n",
+    );
+    same(
+        "comp cond(x: (s32, s32[6], s32[2x3])) -> pred { GetTupleElement(x, 0) < 5 }\n\
+         comp body(x: (s32, s32[6], s32[2x3])) -> (s32, s32[6], s32[2x3]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let b = GetTupleElement(x, 2)\n\
+           (i + 1, Reshape(b, {1, 0}, {6}), Reshape(GetTupleElement(x, 1), {2, 3}) + i)\n\
+         }\n\
+         let r = While(cond, body, (s32 0, s32[6] {1, 2, 3, 4, 5, 6}, s32[2x3] {{7, 8, 9}, {10, 11, 12}}))\n",
+    );
+}
+
+#[test]
+fn broadcasts_in_any_dimensions() {
+    // A vector into rows and into columns, a size-1 dimension repeated, a
+    // broadcast that also transposes, and one of rank 3.
+    same(
+        "comp cond(x: (s32, f32[3], f32[2x3], f32[3x2], f32[1x3])) -> pred { GetTupleElement(x, 0) < 6 }\n\
+         comp body(x: (s32, f32[3], f32[2x3], f32[3x2], f32[1x3])) -> (s32, f32[3], f32[2x3], f32[3x2], f32[1x3]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let v = GetTupleElement(x, 1)\n\
+           let u = GetTupleElement(x, 4)\n\
+           let rows = BroadcastInDim(v, {2, 3}, {1}) + BroadcastInDim(u, {2, 3}, {0, 1})\n\
+           let cols = BroadcastInDim(v, {3, 2}, {0}) * BroadcastInDim(GetTupleElement(x, 2), {3, 2}, {1, 0})\n\
+           let cube = BroadcastInDim(GetTupleElement(x, 3), {2, 3, 2}, {1, 2})\n\
+           let back = DynamicSlice(cube, i, s32 0, s32 0, {1, 3, 2})\n\
+           (i + 1, v * 1.25 - 0.5, rows, cols + Reshape(back, {3, 2}), u + 1)\n\
+         }\n\
+         let r = While(cond, body, (s32 0, f32[3] {1, -2, 0.1}, Broadcast(f32 0, {2, 3}), Broadcast(f32 1, {3, 2}), f32[1x3] {{4, 5, 6}}))\n",
+    );
+}
+
+#[test]
+fn slices_transposes_concatenations_and_iotas() {
+    // Strided slices, a rank-3 transpose, concatenations along each
+    // dimension and Iota of ints and floats.
+    same(
+        "comp cond(x: (s32, f32[4x6], s64[3x2x4])) -> pred { GetTupleElement(x, 0) < 7 }\n\
+         comp body(x: (s32, f32[4x6], s64[3x2x4])) -> (s32, f32[4x6], s64[3x2x4]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let m = GetTupleElement(x, 1)\n\
+           let t = GetTupleElement(x, 2)\n\
+           let odd = Slice(m, {1, 0}, {4, 6}, {2, 3})\n\
+           let top = Slice(m, {0, 1}, {2, 5})\n\
+           let left = Concatenate({odd, Slice(m, {0, 2}, {2, 4})}, 1)\n\
+           let b = Transpose(Slice(m, {0, 0}, {4, 2}), {1, 0})\n\
+           let m2 = Concatenate({Concatenate({left * top, odd}, 1), Concatenate({b, odd}, 1)}, 0)\n\
+           let step = Iota(f32[4x6], 1) * 0.1 + ConvertElementType(Iota(s32[4x6], 0), f32)\n\
+           let t2 = Transpose(Transpose(t, {2, 0, 1}) + Iota(s64[4x3x2], 2), {1, 2, 0})\n\
+           (i + 1, m2 + step, Concatenate({Slice(t2, {1, 0, 0}, {3, 2, 4}), Slice(t2, {0, 0, 0}, {1, 2, 4})}, 0) * 3)\n\
+         }\n\
+         let r = While(cond, body, (s32 0, Iota(f32[4x6], 0) - 1.5, Iota(s64[3x2x4], 2)))\n",
+    );
+}

@@ -2,6 +2,7 @@
 //! with its static attributes already validated. The evaluator runs this and
 //! never sees the surface syntax.
 
+pub mod movement;
 pub mod replica;
 pub mod rule;
 #[doc(hidden)]
@@ -247,6 +248,12 @@ pub trait Kernel: Send + Sync {
     /// theirs in `grad::elementwise`; an op without a rule says so (C5).
     fn vjp(&self, cx: &mut crate::rule::RuleCx) -> Result<(), crate::rule::NoRule> {
         Err(crate::rule::NoRule::missing(cx.op))
+    }
+    /// Structural ops (Reshape, BroadcastInDim, Transpose, Slice,
+    /// Concatenate) say how they move elements, so that an execution plan can
+    /// move them itself (spec/plan.md §1).
+    fn movement(&self) -> Option<movement::Movement> {
+        None
     }
     /// Elementwise kernels say so, so that the evaluator can fuse them.
     fn as_elementwise(&self) -> Option<&xlet_kernels::fused::ElementwiseKernel> {

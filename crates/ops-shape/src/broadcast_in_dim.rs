@@ -200,6 +200,11 @@ fn broadcast<T: Elem>(a: &Nd<T>, out: &[usize], map: &[usize]) -> Result<Array, 
 }
 
 impl Kernel for BroadcastKernel {
+    fn movement(&self) -> Option<xlet_ir::movement::Movement> {
+        Some(xlet_ir::movement::Movement::BroadcastInDim {
+            map: self.map.clone(),
+        })
+    }
     /// Seed 003's backward of broadcasting: the cotangent summed back to the
     /// operand's shape (`sum_to`).
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {

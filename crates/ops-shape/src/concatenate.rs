@@ -226,6 +226,9 @@ struct ConcatKernel {
 }
 
 impl Kernel for ConcatKernel {
+    fn movement(&self) -> Option<xlet_ir::movement::Movement> {
+        Some(xlet_ir::movement::Movement::Concatenate { dim: self.dim })
+    }
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
         xlet_grad::structural::concatenate(cx, self.dim)
     }

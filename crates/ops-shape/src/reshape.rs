@@ -133,6 +133,11 @@ fn reshape<T: Elem>(a: &Nd<T>, perm: &[usize], new: &[usize]) -> Result<Array, K
 }
 
 impl Kernel for ReshapeKernel {
+    fn movement(&self) -> Option<xlet_ir::movement::Movement> {
+        Some(xlet_ir::movement::Movement::Reshape {
+            perm: self.perm.clone(),
+        })
+    }
     /// Reshape is a transpose by `perm` then a row-major reshape: undo both.
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
         use xlet_ir::rule::brace;

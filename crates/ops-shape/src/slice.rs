@@ -166,6 +166,12 @@ pub fn slice_view<T: Elem>(a: &Nd<T>, ranges: &[Range]) -> Result<Nd<T>, KernelE
 }
 
 impl Kernel for SliceKernel {
+    fn movement(&self) -> Option<xlet_ir::movement::Movement> {
+        Some(xlet_ir::movement::Movement::Slice {
+            starts: self.ranges.iter().map(|r| r.start).collect(),
+            strides: self.ranges.iter().map(|r| r.stride).collect(),
+        })
+    }
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
         let r: Vec<(usize, usize, usize)> = self
             .ranges

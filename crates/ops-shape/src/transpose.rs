@@ -51,6 +51,11 @@ fn transpose<T: Elem>(a: &Nd<T>, perm: &[usize]) -> Result<Array, KernelError> {
 }
 
 impl Kernel for TransposeKernel {
+    fn movement(&self) -> Option<xlet_ir::movement::Movement> {
+        Some(xlet_ir::movement::Movement::Transpose {
+            perm: self.perm.clone(),
+        })
+    }
     /// The cotangent goes back through the inverse permutation.
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
         let mut inv = vec![0; self.perm.len()];

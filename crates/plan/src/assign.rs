@@ -86,7 +86,8 @@ impl Assigner {
                 name: name.clone(),
                 leaf: *leaf,
             },
-            Source::State(_) | Source::Temp => return None, // assigned before use
+            // Assigned before use; aliases were resolved to their roots.
+            Source::State(_) | Source::Temp | Source::Alias(_) => return None,
         };
         let p = self.add(r, init);
         self.map[v] = Some(p);

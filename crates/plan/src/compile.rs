@@ -39,6 +39,11 @@ pub enum Source {
     },
     /// The result of an instruction.
     Temp,
+    /// Another register's buffer under other dimensions (a Reshape, or any
+    /// movement that keeps the row-major order): registers are row-major
+    /// buffers, so it is the same elements. Replaced by its root before
+    /// buffers are assigned (`Builder::resolve`).
+    Alias(usize),
 }
 
 /// A virtual register: one array of a fixed type.
@@ -88,6 +93,17 @@ pub enum Op {
         dims: Vec<usize>,
         update: Vec<usize>,
     },
+    /// Result element `idx` (row-major over `dims`) is the operand's element
+    /// `offset + sum(idx[d] * strides[d])`: BroadcastInDim, Transpose, Slice,
+    /// a Reshape that reorders (`shape_ops`).
+    Strided {
+        dims: Vec<usize>,
+        offset: usize,
+        strides: Vec<usize>,
+    },
+    /// Concatenate: in each of `rows` rows, a block of `blocks[k]` elements
+    /// from operand `k`, one after another.
+    Concatenate { rows: usize, blocks: Vec<usize> },
 }
 
 /// One instruction: `out = op(ins...)`.
@@ -116,7 +132,7 @@ impl Bound {
 
 /// The element types a register may hold: every type with a `Chunk`, none of
 /// the small types (their arrays are bytes the evaluator retags).
-fn supported(e: ElemType) -> bool {
+pub(crate) fn supported(e: ElemType) -> bool {
     !(e.is_small_float() || e.is_small_int())
 }
 
@@ -128,7 +144,7 @@ pub struct Builder {
 }
 
 impl Builder {
-    fn new_reg(&mut self, ty: &Type, source: Source) -> Option<usize> {
+    pub(crate) fn new_reg(&mut self, ty: &Type, source: Source) -> Option<usize> {
         let a = ty.as_array()?;
         if !supported(a.elem) {
             return None;
@@ -189,7 +205,7 @@ impl Builder {
         r
     }
 
-    fn push(
+    pub(crate) fn push(
         &mut self,
         code: &mut Vec<Ins<usize>>,
         op: Op,
@@ -319,6 +335,12 @@ impl Builder {
                     }
                     _ => {}
                 }
+                if let Some(m) = kernel.movement() {
+                    return self.movement(code, &m, ins, &e.ty);
+                }
+                if *id == OpId::Iota && ins.is_empty() {
+                    return self.iota(kernel.as_ref(), &e.ty);
+                }
                 let k = kernel.as_elementwise()?;
                 if n > SMALL
                     || k.out_elem != out.elem
@@ -354,7 +376,12 @@ impl Builder {
         }
     }
 
-    fn broadcast(&mut self, code: &mut Vec<Ins<usize>>, src: usize, ty: &Type) -> Option<Bound> {
+    pub(crate) fn broadcast(
+        &mut self,
+        code: &mut Vec<Ins<usize>>,
+        src: usize,
+        ty: &Type,
+    ) -> Option<Bound> {
         let out = ty.as_array()?;
         let n: usize = out.dims.iter().product();
         let m = self.vregs.get(src)?.len();

@@ -136,6 +136,27 @@ fn op(ins: &Ins<usize>, file: &[Chunk], out: &mut Chunk) -> Result<(), KernelErr
             });
             Ok(())
         }
+        Op::Strided {
+            dims,
+            offset,
+            strides,
+        } => {
+            let src = reg(file, *ins.ins.first().ok_or_else(mismatch)?)?;
+            same!(src, out, x, o => gather(x, dims, *offset, strides, o))
+        }
+        Op::Concatenate { rows, blocks } => {
+            let first = reg(file, *ins.ins.first().ok_or_else(mismatch)?)?;
+            same!(first, out, _x, o => o.clear());
+            for row in 0..*rows {
+                for (&r, &b) in ins.ins.iter().zip(blocks) {
+                    let part = || internal("a Concatenate operand of another size");
+                    same!(reg(file, r)?, out, x, o => {
+                        o.extend_from_slice(x.get(row * b..(row + 1) * b).ok_or_else(part)?)
+                    });
+                }
+            }
+            Ok(())
+        }
     }
 }
 
@@ -238,6 +259,59 @@ pub(crate) fn copy_block<T: Copy>(
             d -= 1;
             idx[d] += 1;
             if idx[d] < block[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+}
+
+/// `Op::Strided` on one element type: `out` refilled (within its capacity)
+/// with `src`'s elements at `offset + sum(idx[d] * strides[d])`, `idx`
+/// row-major over `dims`.
+pub(crate) fn gather<T: Copy>(
+    src: &[T],
+    dims: &[usize],
+    offset: usize,
+    strides: &[usize],
+    out: &mut Vec<T>,
+) -> Result<(), KernelError> {
+    out.clear();
+    let r = dims.len();
+    let bad = || internal("a strided read outside its operand");
+    if r == 0 {
+        out.push(*src.get(offset).ok_or_else(bad)?);
+        return Ok(());
+    }
+    if r > MAX_RANK || strides.len() != r {
+        return Err(internal("strided rank"));
+    }
+    if dims.contains(&0) {
+        return Ok(());
+    }
+    let (inner, step) = (dims[r - 1], strides[r - 1]);
+    let mut idx = [0usize; MAX_RANK];
+    loop {
+        let base: usize = offset + (0..r - 1).map(|d| idx[d] * strides[d]).sum::<usize>();
+        let row = src.get(base..).ok_or_else(bad)?;
+        let before = out.len();
+        match step {
+            0 => out.extend(std::iter::repeat_n(*row.first().ok_or_else(bad)?, inner)),
+            1 => out.extend_from_slice(row.get(..inner).ok_or_else(bad)?),
+            _ => out.extend(row.iter().step_by(step).take(inner).copied()),
+        }
+        if out.len() != before + inner {
+            return Err(bad());
+        }
+        // The next row (the last dimension is read whole).
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return Ok(());
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < dims[d] {
                 break;
             }
             idx[d] = 0;

@@ -13,6 +13,7 @@ mod assign;
 mod compile;
 mod exec;
 mod scalar;
+mod shape_ops;
 #[cfg(test)]
 mod tests;
 
@@ -103,6 +104,11 @@ impl LoopPlan {
         let result = b.comp(body, vec![st.clone()], &mut body_code)?;
         let (mut results, mut state_v) = (vec![], vec![]);
         result.flatten(&mut results);
+        // Aliases (movements that keep the row-major order) become their roots.
+        let verdict = b.root(verdict);
+        b.resolve(&mut cond_code);
+        b.resolve(&mut body_code);
+        let results: Vec<usize> = results.iter().map(|&v| b.root(v)).collect();
         st.flatten(&mut state_v);
         if results.len() != state_v.len() {
             return None;
