@@ -294,3 +294,45 @@ fn slices_transposes_concatenations_and_iotas() {
          let r = While(cond, body, (s32 0, Iota(f32[4x6], 0) - 1.5, Iota(s64[3x2x4], 2)))\n",
     );
 }
+
+#[test]
+fn reductions_by_a_monoid_give_the_evaluators_bits() {
+    // Float sums whose order shows in the bits (rows of 400 elements: a full
+    // block of 256 and a short one), over the rows, the columns (a strided
+    // copy into rows first) and mixed dimensions; Max and Min with NaN and
+    // infinities; a product of f64; integer and pred monoids.
+    same(
+        "comp cond(x: (s32, f32[3x400], f32[400], f32[3], f32)) -> pred { GetTupleElement(x, 0) < 4 }\n\
+         comp body(x: (s32, f32[3x400], f32[400], f32[3], f32)) -> (s32, f32[3x400], f32[400], f32[3], f32) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let m = GetTupleElement(x, 1)\n\
+           let cols = Reduce(m, f32 0.1, add, {0})\n\
+           let rows = Reduce(m, f32 -0, add, {1})\n\
+           let both = Reduce(Reshape(m, {3, 20, 20}), f32 0, add, {0, 2})\n\
+           let top = Reduce(m, -inf, max, {0, 1})\n\
+           let m2 = m * 1.37 + BroadcastInDim(cols, {3, 400}, {1}) * 0.001 - top * 0.0001\n\
+           (i + 1, m2, GetTupleElement(x, 2) + cols, rows + Reduce(m, inf, min, {1}), GetTupleElement(x, 4) + Reduce(both, f32 0, add, {0}))\n\
+         }\n\
+         let m0 = Sin(Iota(f32[3x400], 1) * 0.37 + ConvertElementType(Iota(s32[3x400], 0), f32)) * 1000\n\
+         let r = While(cond, body, (s32 0, m0, Broadcast(f32 0, {400}), f32[3] {0, 0, 0}, f32 0))\n",
+    );
+    same(
+        "comp cond(x: (s32, f32[2x5], f64[6], s32[4x3], pred[4x3])) -> pred { GetTupleElement(x, 0) < 5 }\n\
+         comp body(x: (s32, f32[2x5], f64[6], s32[4x3], pred[4x3])) -> (s32, f32[2x5], f64[6], s32[4x3], pred[4x3]) {\n\
+           let i = GetTupleElement(x, 0)\n\
+           let v = GetTupleElement(x, 1)\n\
+           let hi = Reduce(v, -inf, max, {1})\n\
+           let lo = Reduce(v, f32 nan, min, {0})\n\
+           let p = Reduce(Reshape(GetTupleElement(x, 2), {2, 3}), f64 1.5, mul, {1})\n\
+           let s = GetTupleElement(x, 3)\n\
+           let b = GetTupleElement(x, 4)\n\
+           let any = Reduce(b, false, or, {0})\n\
+           let all = Reduce(b, true, and, {1})\n\
+           let v2 = v - BroadcastInDim(hi, {2, 5}, {0}) + BroadcastInDim(Slice(lo, {0}, {5}), {2, 5}, {1}) * 0\n\
+           let s2 = s * 3 + BroadcastInDim(Reduce(s, s32 7, add, {0}), {4, 3}, {1}) + BroadcastInDim(Reduce(s, s32 0, max, {1}), {4, 3}, {0})\n\
+           let b2 = Xor(b, BroadcastInDim(any, {4, 3}, {1})) == BroadcastInDim(all, {4, 3}, {0})\n\
+           (i + 1, v2, Concatenate({p, p, p}, 0) * 1.1, s2, b2)\n\
+         }\n\
+         let r = While(cond, body, (s32 0, f32[2x5] {{1, nan, 3, -inf, 2}, {0.5, 7, -1, 4, inf}}, f64[6] {1, 2, 3, 4, 5, 6}, s32[4x3] {{1, -2, 3}, {4, 5, -6}, {7, 8, 9}, {-10, 11, 12}}, pred[4x3] {{true, false, true}, {false, false, true}, {true, true, true}, {false, true, false}}))\n",
+    );
+}

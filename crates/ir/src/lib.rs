@@ -255,6 +255,12 @@ pub trait Kernel: Send + Sync {
     fn movement(&self) -> Option<movement::Movement> {
         None
     }
+    /// Reduce by a monoid comp it recognised, on one operand whose type has
+    /// a native kernel: the monoid and the reduced dimensions (ascending), so
+    /// that an execution plan can run the native kernel itself.
+    fn monoid_reduction(&self) -> Option<(xlet_kernels::reduce::monoid::Monoid, &[usize])> {
+        None
+    }
     /// Elementwise kernels say so, so that the evaluator can fuse them.
     fn as_elementwise(&self) -> Option<&xlet_kernels::fused::ElementwiseKernel> {
         None

@@ -260,6 +260,12 @@ pub fn generic_outputs(
 }
 
 impl Kernel for ReduceKernel {
+    fn monoid_reduction(&self) -> Option<(Monoid, &[usize])> {
+        match self.path {
+            Path::Monoid(op) => Some((op, &self.dims)),
+            _ => None,
+        }
+    }
     /// Add, Mul, Max and Min reductions of one operand (spec/grad.md §4).
     fn vjp(&self, cx: &mut xlet_ir::rule::RuleCx) -> Result<(), xlet_ir::rule::NoRule> {
         xlet_grad::reduce::rule(cx, &self.comp, &self.dims)

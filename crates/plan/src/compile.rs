@@ -104,6 +104,13 @@ pub enum Op {
     /// Concatenate: in each of `rows` rows, a block of `blocks[k]` elements
     /// from operand `k`, one after another.
     Concatenate { rows: usize, blocks: Vec<usize> },
+    /// Reduce by a monoid of `m` rows of `n` elements, and an init value
+    /// (`reduce`).
+    Reduce {
+        op: xlet_kernels::reduce::monoid::Monoid,
+        m: usize,
+        n: usize,
+    },
 }
 
 /// One instruction: `out = op(ins...)`.
@@ -337,6 +344,9 @@ impl Builder {
                 }
                 if let Some(m) = kernel.movement() {
                     return self.movement(code, &m, ins, &e.ty);
+                }
+                if let Some(r) = kernel.monoid_reduction() {
+                    return self.reduce(code, r, ins, &e.ty);
                 }
                 if *id == OpId::Iota && ins.is_empty() {
                     return self.iota(kernel.as_ref(), &e.ty);

@@ -157,6 +157,13 @@ fn op(ins: &Ins<usize>, file: &[Chunk], out: &mut Chunk) -> Result<(), KernelErr
             }
             Ok(())
         }
+        Op::Reduce { op, m, n } => {
+            let [x, init] = ins.ins[..] else {
+                return Err(mismatch());
+            };
+            let init = file.get(init).ok_or_else(|| internal("register"))?;
+            same!(reg(file, x)?, out, x, o => crate::reduce::rows(*op, x, (*m, *n), init, o))
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 mod assign;
 mod compile;
 mod exec;
+mod reduce;
 mod scalar;
 mod shape_ops;
 #[cfg(test)]
