@@ -14,7 +14,6 @@
 
 use crate::error::stopped;
 use crate::session::{Last, PySession};
-use crate::to_xlet::to_value;
 use crate::worker;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -119,32 +118,7 @@ fn call(
     m: &mut Compiled,
     arrays: &Bound<'_, PyTuple>,
 ) -> PyResult<Option<Vec<Value>>> {
-    if arrays.len() != m.params.len() {
-        let want: Vec<String> = m
-            .params
-            .iter()
-            .map(|(n, ty)| format!("{n}: {ty}"))
-            .collect();
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "@{} takes {} argument{} ({}); {} given",
-            m.entry,
-            m.params.len(),
-            if m.params.len() == 1 { "" } else { "s" },
-            want.join(", "),
-            arrays.len()
-        )));
-    }
-    let mut inputs = vec![];
-    for (i, ((name, ty), a)) in m.params.iter().zip(arrays.iter()).enumerate() {
-        let input = to_value(py, name, &a)?;
-        if &input.ty != ty {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "argument {i} (parameter `{name}` of @{}) must be {ty}; it is {}",
-                m.entry, input.ty
-            )));
-        }
-        inputs.push(input);
-    }
+    let inputs = crate::module::inputs(py, &m.params, &m.entry, arrays)?;
     // The last call's lent inputs were kept until now: its results were
     // made into numpy arrays while the pins still held the inputs, so a
     // result that is an input's buffer was copied, not handed over.

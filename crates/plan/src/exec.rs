@@ -258,18 +258,27 @@ pub(crate) fn copy_block<T: Copy>(
             .ok_or_else(|| internal("block write"))?
             .copy_from_slice(s);
         // The next row of the block (the last dimension is copied whole).
-        let mut d = r - 1;
-        loop {
-            if d == 0 {
-                return Ok(());
-            }
-            d -= 1;
-            idx[d] += 1;
-            if idx[d] < block[d] {
-                break;
-            }
-            idx[d] = 0;
+        if !next_row(&mut idx[..r], block) {
+            return Ok(());
         }
+    }
+}
+
+/// Steps `idx` to the next row of `dims` in row-major order (the last
+/// dimension is a row, taken whole, so it is not stepped); false after the
+/// last row.
+fn next_row(idx: &mut [usize], dims: &[usize]) -> bool {
+    let mut d = idx.len().saturating_sub(1);
+    loop {
+        if d == 0 {
+            return false;
+        }
+        d -= 1;
+        idx[d] += 1;
+        if idx[d] < dims[d] {
+            return true;
+        }
+        idx[d] = 0;
     }
 }
 
@@ -311,17 +320,8 @@ pub(crate) fn gather<T: Copy>(
             return Err(bad());
         }
         // The next row (the last dimension is read whole).
-        let mut d = r - 1;
-        loop {
-            if d == 0 {
-                return Ok(());
-            }
-            d -= 1;
-            idx[d] += 1;
-            if idx[d] < dims[d] {
-                break;
-            }
-            idx[d] = 0;
+        if !next_row(&mut idx[..r], dims) {
+            return Ok(());
         }
     }
 }
