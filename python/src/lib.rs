@@ -8,6 +8,7 @@
 mod dtypes;
 mod error;
 mod module;
+mod module_args;
 mod module_cache;
 mod session;
 mod to_numpy;

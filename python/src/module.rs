@@ -4,7 +4,6 @@
 use crate::error::{stopped, xlet_error, xlet_error_message};
 use crate::session::{Last, PySession};
 use crate::to_numpy::to_py;
-use crate::to_xlet::to_value;
 use crate::worker;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -56,7 +55,7 @@ pub fn run_module(
     for (name, input) in t
         .params
         .iter()
-        .zip(inputs(py, &t.params, &t.entry, arrays)?)
+        .zip(crate::module_args::inputs(py, &t.params, &t.entry, arrays)?)
     {
         s.bind(&name.0, input);
     }
@@ -102,36 +101,4 @@ fn to_tuple(py: Python<'_>, values: Vec<xlet_core::value::Value>) -> PyResult<Py
 pub fn translate(py: Python<'_>, text: &str) -> PyResult<String> {
     let parts = translate_module(text).map_err(|d| xlet_error(py, &[d], text))?;
     Ok(xlet::import::program_text("module", &parts, &[]))
-}
-
-/// The arrays as the entry function's parameters, in order: a wrong count or
-/// a wrong type is a `TypeError` naming the parameter and both types.
-pub(crate) fn inputs(
-    py: Python<'_>,
-    params: &[(String, xlet_core::types::Type)],
-    entry: &str,
-    arrays: &Bound<'_, PyTuple>,
-) -> PyResult<Vec<crate::to_xlet::Input>> {
-    if arrays.len() != params.len() {
-        let want: Vec<String> = params.iter().map(|(n, ty)| format!("{n}: {ty}")).collect();
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "@{entry} takes {} argument{} ({}); {} given",
-            params.len(),
-            if params.len() == 1 { "" } else { "s" },
-            want.join(", "),
-            arrays.len()
-        )));
-    }
-    let mut out = vec![];
-    for (i, ((name, ty), a)) in params.iter().zip(arrays.iter()).enumerate() {
-        let input = to_value(py, name, &a)?;
-        if &input.ty != ty {
-            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                "argument {i} (parameter `{name}` of @{entry}) must be {ty}; it is {}",
-                input.ty
-            )));
-        }
-        out.push(input);
-    }
-    Ok(out)
 }

@@ -118,7 +118,7 @@ fn call(
     m: &mut Compiled,
     arrays: &Bound<'_, PyTuple>,
 ) -> PyResult<Option<Vec<Value>>> {
-    let inputs = crate::module::inputs(py, &m.params, &m.entry, arrays)?;
+    let inputs = crate::module_args::inputs(py, &m.params, &m.entry, arrays)?;
     // The last call's lent inputs were kept until now: its results were
     // made into numpy arrays while the pins still held the inputs, so a
     // result that is an input's buffer was copied, not handed over.
