@@ -210,8 +210,18 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     (
         "crates/kernels/src/sort/radix_par.rs",
-        "let mut starts = vec![[0usize; 256]; counts.len()];",
-        "one table per stretch of the row: one stretch per thread",
+        "let mut starts = vec![vec![0usize; values]; counts.len()];",
+        "one table per stretch of the row (one stretch per thread) of 256 digit values or 2^12 buckets",
+    ),
+    (
+        "crates/kernels/src/sort/buckets.rs",
+        "let mut counts = vec![0usize; digits.passes << digits.width];",
+        "one count per digit value of each pass of a bucket's sort: at most 6 passes (64 bits) of 2^DIGIT_BITS (2048), once per task",
+    ),
+    (
+        "crates/kernels/src/sort/buckets.rs",
+        "let mut h = vec![0usize; buckets];",
+        "one count per bucket: at most 2^BUCKET_BITS (4096), once per stretch",
     ),
     (
         "crates/kernels/src/reduce/window_small.rs",

@@ -135,8 +135,15 @@ where
                 if signal.is_none()
                     && let Err(e) = py.check_signals()
                 {
-                    xlet_core::config::raise_interrupt();
                     signal = Some(e);
+                }
+                // Raised again at every poll until the run stops: a job that
+                // had not started when the signal came clears the flag as it
+                // starts (a fresh run must not inherit an old Ctrl-C), and a
+                // raise made only once would then be lost, the run never
+                // stopping.
+                if signal.is_some() {
+                    xlet_core::config::raise_interrupt();
                 }
             }
         }

@@ -285,24 +285,16 @@ impl LoopPlan {
             .map(scalar::word_of)
             .collect::<Option<Vec<u64>>>()
             .ok_or_else(|| exec::internal("scalar registers"))?;
-        let mut steps: u64 = 0;
-        loop {
-            if xlet_core::config::interrupted() {
-                return Err(xlet_kernels::strided::interrupt_error());
-            }
-            scalar::run(cond, &mut words)?;
-            let go = words.get(self.verdict).copied();
-            if go.ok_or_else(|| exec::internal("verdict"))? == 0 {
-                break;
-            }
-            steps += 1;
-            if steps > max {
-                return Err(steps_error(max));
-            }
-            scalar::run(body, &mut words)?;
-            for &(s, r) in pairs {
-                words.swap(s, r);
-            }
+        let words_loop = scalar::WordLoop {
+            cond,
+            body,
+            verdict: self.verdict,
+            pairs,
+        };
+        match words_loop.run(&mut words, max)? {
+            Ok(()) => {}
+            Err(scalar::Stop::Interrupted) => return Err(xlet_kernels::strided::interrupt_error()),
+            Err(scalar::Stop::Steps) => return Err(steps_error(max)),
         }
         for &s in &self.state_regs {
             let (Some(c), Some(&w)) = (file.get_mut(s), words.get(s)) else {

@@ -10,14 +10,21 @@ use xlet_core::error::KernelError;
 use xlet_core::types::ElemType;
 use xlet_kernels::fused::Chunk;
 
-/// One typed scalar instruction: `o = n(a, b)` on values of type `e`.
-#[derive(Clone, Copy, Debug)]
+/// One typed scalar instruction: `o = f(a, b)`, with its op and element type
+/// resolved into `f` when the plan is lowered, so that running it is one
+/// call and no dispatch.
+#[derive(Clone, Copy)]
 pub struct ScalarIns {
-    n: Native,
-    e: ElemType,
+    f: fn(u64, u64) -> u64,
     a: usize,
     b: usize,
     o: usize,
+}
+
+impl std::fmt::Debug for ScalarIns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "r{} = f(r{}, r{})", self.o, self.a, self.b)
+    }
 }
 
 /// A value's bits in a word, and back.
@@ -87,8 +94,7 @@ pub fn lower(code: &[Ins<usize>], regs: &[(ElemType, bool)]) -> Option<Vec<Scala
     code.iter()
         .map(|ins| match (&ins.op, &ins.ins[..]) {
             (Op::Native(n, e), &[a, b]) if ok(a) && ok(b) && ok(ins.out) => Some(ScalarIns {
-                n: *n,
-                e: *e,
+                f: function(*n, *e)?,
                 a,
                 b,
                 o: ins.out,
@@ -132,41 +138,145 @@ pub fn set_word(c: &mut Chunk, w: u64) -> Option<()> {
     Some(())
 }
 
-#[inline(always)]
-fn typed<T: Num + Bits>(n: Native, a: u64, b: u64) -> u64 {
+/// `n` on two words holding values of type `T`: the typed instruction's
+/// arithmetic (`exec::Num`: wrapping integers, IEEE floats) and compares.
+fn typed<T: Num + Bits, const N: u8>(a: u64, b: u64) -> u64 {
     let (x, y) = (T::from_word(a), T::from_word(b));
-    match n {
-        Native::Add => x.add(y).word(),
-        Native::Sub => x.sub(y).word(),
-        Native::Mul => x.mul(y).word(),
-        Native::Lt => (x < y) as u64,
-        Native::Le => (x <= y) as u64,
-        Native::Gt => (x > y) as u64,
-        Native::Ge => (x >= y) as u64,
-        Native::Eq => (x == y) as u64,
-        Native::Ne => (x != y) as u64,
+    match N {
+        ADD => x.add(y).word(),
+        SUB => x.sub(y).word(),
+        MUL => x.mul(y).word(),
+        LT => (x < y) as u64,
+        LE => (x <= y) as u64,
+        GT => (x > y) as u64,
+        GE => (x >= y) as u64,
+        EQ => (x == y) as u64,
+        _ => (x != y) as u64,
     }
 }
 
-/// Runs `code` on the word file.
-#[inline]
-pub fn run(code: &[ScalarIns], file: &mut [u64]) -> Result<(), KernelError> {
-    for s in code {
-        let (Some(&a), Some(&b)) = (file.get(s.a), file.get(s.b)) else {
-            return Err(internal("scalar register"));
-        };
-        let v = match s.e {
-            ElemType::S32 => typed::<i32>(s.n, a, b),
-            ElemType::S64 => typed::<i64>(s.n, a, b),
-            ElemType::U32 => typed::<u32>(s.n, a, b),
-            ElemType::U64 => typed::<u64>(s.n, a, b),
-            ElemType::F32 => typed::<f32>(s.n, a, b),
-            ElemType::F64 => typed::<f64>(s.n, a, b),
-            _ => return Err(internal("scalar type")),
-        };
-        *file
-            .get_mut(s.o)
-            .ok_or_else(|| internal("scalar register"))? = v;
+const ADD: u8 = 0;
+const SUB: u8 = 1;
+const MUL: u8 = 2;
+const LT: u8 = 3;
+const LE: u8 = 4;
+const GT: u8 = 5;
+const GE: u8 = 6;
+const EQ: u8 = 7;
+const NE: u8 = 8;
+
+/// The function of `n` on type `T`, one monomorphic copy per pair.
+fn of_type<T: Num + Bits>(n: Native) -> fn(u64, u64) -> u64 {
+    match n {
+        Native::Add => typed::<T, ADD>,
+        Native::Sub => typed::<T, SUB>,
+        Native::Mul => typed::<T, MUL>,
+        Native::Lt => typed::<T, LT>,
+        Native::Le => typed::<T, LE>,
+        Native::Gt => typed::<T, GT>,
+        Native::Ge => typed::<T, GE>,
+        Native::Eq => typed::<T, EQ>,
+        Native::Ne => typed::<T, NE>,
     }
-    Ok(())
+}
+
+/// The function of `n` on element type `e`, if the scalar tier has one.
+fn function(n: Native, e: ElemType) -> Option<fn(u64, u64) -> u64> {
+    Some(match e {
+        ElemType::S32 => of_type::<i32>(n),
+        ElemType::S64 => of_type::<i64>(n),
+        ElemType::U32 => of_type::<u32>(n),
+        ElemType::U64 => of_type::<u64>(n),
+        ElemType::F32 => of_type::<f32>(n),
+        ElemType::F64 => of_type::<f64>(n),
+        _ => return None,
+    })
+}
+
+/// A While on the word file: the condition's and the body's instructions,
+/// the register holding the verdict, and the pairs of registers swapped at
+/// the end of an iteration (state leaf, the scratch holding its next value).
+pub struct WordLoop<'a> {
+    pub cond: &'a [ScalarIns],
+    pub body: &'a [ScalarIns],
+    pub verdict: usize,
+    pub pairs: &'a [(usize, usize)],
+}
+
+/// Why a loop on the word file stopped early.
+pub enum Stop {
+    /// Ctrl-C.
+    Interrupted,
+    /// More iterations than the step limit.
+    Steps,
+}
+
+/// Runs `code` on `file`.
+///
+/// # Safety
+/// Every register index of `code` is below `file.len()`.
+#[inline(always)]
+unsafe fn run(code: &[ScalarIns], file: &mut [u64]) {
+    for s in code {
+        // SAFETY: the caller guarantees that every index of `code` is in
+        // bounds (`WordLoop::run` checks them all before the loop).
+        unsafe {
+            let v = (s.f)(*file.get_unchecked(s.a), *file.get_unchecked(s.b));
+            *file.get_unchecked_mut(s.o) = v;
+        }
+    }
+}
+
+impl WordLoop<'_> {
+    /// Every register index the loop touches is below `len`.
+    fn in_bounds(&self, len: usize) -> bool {
+        let ins = |s: &ScalarIns| s.a < len && s.b < len && s.o < len;
+        self.cond.iter().all(ins)
+            && self.body.iter().all(ins)
+            && self.verdict < len
+            && self.pairs.iter().all(|&(s, r)| s < len && r < len)
+    }
+
+    /// Runs the loop on `file` until the condition fails, every iteration
+    /// counted against `max`. One function
+    /// with no call but the instructions' own, because at a few nanoseconds
+    /// an iteration the calls and their `Result`s were the cost.
+    pub fn run(&self, file: &mut [u64], max: u64) -> Result<Result<(), Stop>, KernelError> {
+        if !self.in_bounds(file.len()) {
+            return Err(internal("scalar register"));
+        }
+        // Ctrl-C is polled once per `POLL` instructions run (and on the first
+        // iteration): at a nanosecond or two an instruction that is every few
+        // microseconds, and the poll, a call into core, no longer costs a
+        // tenth of a short loop's iteration.
+        const POLL: usize = 4096;
+        let per_iteration = self.cond.len() + self.body.len() + 1;
+        let mut until_poll: usize = 0;
+        let mut steps: u64 = 0;
+        loop {
+            if until_poll == 0 {
+                if xlet_core::config::interrupted() {
+                    return Ok(Err(Stop::Interrupted));
+                }
+                until_poll = POLL;
+            }
+            until_poll = until_poll.saturating_sub(per_iteration);
+            // SAFETY: `in_bounds` checked every index against `file.len()`,
+            // and `file` is not resized while the loop runs.
+            unsafe { run(self.cond, file) };
+            // SAFETY: as above (`verdict` was checked).
+            if unsafe { *file.get_unchecked(self.verdict) } == 0 {
+                return Ok(Ok(()));
+            }
+            steps += 1;
+            if steps > max {
+                return Ok(Err(Stop::Steps));
+            }
+            // SAFETY: as above.
+            unsafe { run(self.body, file) };
+            for &(s, r) in self.pairs {
+                file.swap(s, r);
+            }
+        }
+    }
 }

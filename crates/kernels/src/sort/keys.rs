@@ -18,6 +18,8 @@ use half::{bf16, f16};
 pub trait RadixKey: Copy + Ord + Send + Sync + std::ops::Not<Output = Self> {
     const BYTES: usize;
     fn byte(self, i: usize) -> usize;
+    /// The key as a u64, keeping its order.
+    fn wide(self) -> u64;
 }
 
 macro_rules! radix_key {
@@ -27,6 +29,10 @@ macro_rules! radix_key {
             #[inline(always)]
             fn byte(self, i: usize) -> usize {
                 ((self >> (8 * i)) & 0xff) as usize
+            }
+            #[inline(always)]
+            fn wide(self) -> u64 {
+                self as u64
             }
         }
     )*};

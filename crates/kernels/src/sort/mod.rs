@@ -7,6 +7,7 @@
 //! handing the rows back as a view with the axes permuted back: one copy, no
 //! transpose pass.
 
+pub mod buckets;
 pub mod keys;
 pub mod merge;
 pub mod radix;
@@ -15,9 +16,9 @@ pub mod top_k;
 
 use crate::Src;
 use crate::strided::{TASK, interrupt_error, interrupted, try_materialize};
+use buckets::sorted_by_key_buckets;
 use keys::SortElem;
 use ndarray::{ArrayD, IxDyn};
-use radix_par::sorted_by_key_par;
 use rayon::prelude::*;
 use xlet_core::alloc::{admit, try_output_vec};
 use xlet_core::error::KernelError;
@@ -111,10 +112,10 @@ pub fn sorted_row<T: SortElem>(src: &[T], order: Order) -> Result<Vec<T>, Kernel
     admit(std::mem::size_of_val(src), &"the sort's scratch space")?;
     let threads = rayon::current_num_threads();
     match order {
-        Order::Natural | Order::Lt => sorted_by_key_par(src, T::natural_key, alloc, threads),
-        Order::Gt => sorted_by_key_par(src, |x: T| !x.natural_key(), alloc, threads),
-        Order::TotalLt => sorted_by_key_par(src, T::total_key, alloc, threads),
-        Order::TotalGt => sorted_by_key_par(src, |x: T| !x.total_key(), alloc, threads),
+        Order::Natural | Order::Lt => sorted_by_key_buckets(src, T::natural_key, alloc, threads),
+        Order::Gt => sorted_by_key_buckets(src, |x: T| !x.natural_key(), alloc, threads),
+        Order::TotalLt => sorted_by_key_buckets(src, T::total_key, alloc, threads),
+        Order::TotalGt => sorted_by_key_buckets(src, |x: T| !x.total_key(), alloc, threads),
     }
 }
 

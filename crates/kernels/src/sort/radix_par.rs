@@ -103,23 +103,26 @@ unsafe impl<T: Send> Send for Out<T> {}
 // SAFETY: as above; the pointer itself is only copied between threads.
 unsafe impl<T: Send> Sync for Out<T> {}
 
-/// One pass: stretch `c` of `src` (`counts[c]` its digit counts) scatters its
-/// elements to their runs in `dst`, which then holds exactly `src.len()`.
-fn scatter_par<T: Copy + Send + Sync>(
+/// One pass: stretch `c` of `src` (`counts[c]` its counts of each digit
+/// value, 256 for a byte, or `buckets::sorted_by_key_buckets`' buckets)
+/// scatters its elements to their runs in `dst`, which then holds exactly
+/// `src.len()`.
+pub(super) fn scatter_par<T: Copy + Send + Sync, C: AsRef<[usize]>>(
     src: &[T],
     dst: &mut Vec<T>,
-    counts: &[[usize; 256]],
+    counts: &[C],
     stretch: usize,
     digit: impl Fn(T) -> usize + Sync,
 ) {
     let n = src.len();
+    let values = counts.first().map_or(0, |c| c.as_ref().len());
     // starts[c][d]: values below d in every stretch, then value d in stretches before c.
-    let mut starts = vec![[0usize; 256]; counts.len()];
+    let mut starts = vec![vec![0usize; values]; counts.len()];
     let mut sum = 0;
-    for d in 0..256 {
+    for d in 0..values {
         for (s, c) in starts.iter_mut().zip(counts) {
             s[d] = sum;
-            sum += c[d];
+            sum += c.as_ref()[d];
         }
     }
     dst.clear();
@@ -131,6 +134,7 @@ fn scatter_par<T: Copy + Send + Sync>(
             // The whole `Out` (Send), not its raw pointer field, into the closure.
             #[allow(clippy::redundant_locals)]
             let out = out;
+            let next = &mut next[..];
             for &x in chunk {
                 let d = digit(x);
                 // SAFETY: `next[d]` runs over stretch c's slots for value d,
