@@ -132,7 +132,7 @@ fn sort_buckets<T, K>(
     let digits = Digits::new(shift);
     tasks.into_par_iter().for_each(|(mut run, sizes)| {
         let mut scratch = Vec::new();
-        let mut counts = vec![0usize; digits.passes << digits.width];
+        let mut counts = vec![0usize; digits.passes * RADIX_MAX];
         for &s in sizes {
             let (bucket, tail) = std::mem::take(&mut run).split_at_mut(s);
             digits.sort(bucket, &mut scratch, &mut counts, rel);
@@ -147,6 +147,7 @@ const SMALL_BUCKET: usize = 64;
 
 /// The widest digit of a bucket's passes: 2^11 counts (16 KiB) per pass.
 const DIGIT_BITS: u32 = 11;
+const RADIX_MAX: usize = 1 << DIGIT_BITS;
 
 /// How a bucket's `bits` low key bits are cut into LSD digits: the fewest
 /// passes of at most `DIGIT_BITS` bits, all of one width.
@@ -181,18 +182,28 @@ impl Digits {
         }
         let radix = 1usize << self.width;
         let mask = (radix - 1) as u64;
+        let Some(counts) = counts.get_mut(..self.passes * radix) else {
+            return v.sort_by_key(|&x| rel(x)); // never: `counts` has room for any width
+        };
         counts.fill(0);
         for &x in v.iter() {
             let k = rel(x);
-            for p in 0..self.passes {
-                counts[(p << self.width) + ((k >> (p as u32 * self.width)) & mask) as usize] += 1;
+            for (p, table) in counts.chunks_exact_mut(radix).enumerate() {
+                // The digit is below `radix`, so the check never fails.
+                let d = ((k >> (p as u32 * self.width)) & mask) as usize;
+                if let Some(c) = table.get_mut(d) {
+                    *c += 1;
+                }
             }
         }
-        scratch.clear();
-        scratch.extend_from_slice(v);
+        // The second buffer: grown once to the task's largest bucket, never
+        // written before a pass fills it.
+        if scratch.len() < n {
+            scratch.resize(n, v[0]);
+        }
+        let scratch = &mut scratch[..n];
         let mut in_v = true;
-        for p in 0..self.passes {
-            let table = &mut counts[p << self.width..(p + 1) << self.width];
+        for (p, table) in counts.chunks_exact_mut(radix).enumerate() {
             if table.contains(&n) {
                 continue; // one value of this digit: the order stays
             }
@@ -203,17 +214,21 @@ impl Digits {
                 sum += here;
             }
             let at = p as u32 * self.width;
-            let digit = |x: T| ((rel(x) >> at) & mask) as usize;
             let (src, dst): (&[T], &mut [T]) = match in_v {
                 true => (v, scratch),
                 false => (scratch, v),
             };
             for &x in src {
-                let d = digit(x);
+                let d = ((rel(x) >> at) & mask) as usize;
                 // `table` holds the prefix sums of this digit's counts over
-                // the bucket, so every slot stays below `n`.
-                dst[table[d]] = x;
-                table[d] += 1;
+                // the bucket, so every slot stays below `n`: the checks
+                // never fail.
+                if let Some(slot) = table.get_mut(d)
+                    && let Some(out) = dst.get_mut(*slot)
+                {
+                    *out = x;
+                    *slot += 1;
+                }
             }
             in_v = !in_v;
         }
