@@ -960,3 +960,49 @@ fn every_unsafe_block_has_a_safety_comment() {
         missing.join("\n")
     );
 }
+
+/// A crate whose Cargo.toml says `test = false` (no unit tests, so `cargo
+/// test` does not compile it a second time as an empty harness: spec/build.md)
+/// must have no `#[test]` in its src/: one added there would never run.
+#[test]
+fn crates_built_without_a_test_harness_have_no_unit_tests() {
+    fn all_rs(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                all_rs(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for e in std::fs::read_dir(root.join("crates"))
+        .expect("crates/")
+        .flatten()
+    {
+        let toml = std::fs::read_to_string(e.path().join("Cargo.toml")).unwrap_or_default();
+        if !toml.lines().any(|l| l.trim() == "test = false") {
+            continue;
+        }
+        checked += 1;
+        let mut files = Vec::new();
+        all_rs(&e.path().join("src"), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            if text.contains("#[test]") {
+                bad.push(f.display().to_string());
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} crates say `test = false`");
+    assert!(
+        bad.is_empty(),
+        "unit tests in a crate with `test = false` (they would never run; remove the line from its Cargo.toml): {bad:?}"
+    );
+}
