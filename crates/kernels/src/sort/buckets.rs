@@ -69,7 +69,10 @@ where
     let span = hi - lo;
     let shift = (u64::BITS - span.leading_zeros()).saturating_sub(BUCKET_BITS);
     let buckets = (span >> shift) as usize + 1;
-    let bucket = |x: T| ((key(x).wide() - lo) >> shift) as usize;
+    // The key above the smallest: monotonic in the key; its top bits are the
+    // bucket, its low `shift` bits order a bucket.
+    let rel = |x: T| key(x).wide() - lo;
+    let bucket = |x: T| (rel(x) >> shift) as usize;
     let counts: Vec<Vec<usize>> = src
         .par_chunks(stretch)
         .map(|c| {
@@ -88,7 +91,7 @@ where
     }
     let mut out = alloc(n)?;
     scatter_par(src, &mut out, &counts, stretch, bucket);
-    sort_buckets::<T, K>(&mut out, &sizes, threads, &|x: T| key(x).wide() - lo, shift);
+    sort_buckets(&mut out, &sizes, threads, &rel, shift);
     Ok(out)
 }
 
@@ -104,16 +107,13 @@ fn key_range<T: Copy, K: RadixKey>(v: &[T], key: &impl Fn(T) -> K) -> Option<(u6
 /// runs per thread so that an uneven one does not hold the others up. Within
 /// bucket `b` every key lies in `lo + [b << shift, (b + 1) << shift)`, so the
 /// key's low `shift` bits above `lo` order it.
-fn sort_buckets<T, K>(
+fn sort_buckets<T: Copy + Send + Sync>(
     v: &mut [T],
     sizes: &[usize],
     threads: usize,
     rel: &(impl Fn(T) -> u64 + Sync),
     shift: u32,
-) where
-    T: Copy + Send + Sync,
-    K: RadixKey,
-{
+) {
     let per_task = v.len().div_ceil(4 * threads.max(1)).max(1);
     let mut tasks: Vec<(&mut [T], &[usize])> = Vec::new();
     let mut rest = v;
@@ -312,9 +312,9 @@ mod tests {
         }
     }
 
-    /// One row of 10^6 f32, split into buckets and by the LSD passes alone, on
-    /// one thread and on all (run by hand: `cargo test --release -p
-    /// xlet-kernels bucket_sort_timing -- --ignored --nocapture`).
+    /// One row of 10^6 f32, split into buckets and by the LSD passes alone
+    /// (`radix_par`), on one thread and on all (run by hand: `cargo test
+    /// --release -p xlet-kernels bucket_sort_timing -- --ignored --nocapture`).
     #[test]
     #[ignore]
     fn bucket_sort_timing() {

@@ -173,29 +173,4 @@ mod tests {
             }
         }
     }
-
-    /// One row of 10^6 f32 by one thread and by all (run by hand: `cargo test
-    /// --release -p xlet-kernels sort_timing -- --ignored --nocapture`).
-    #[test]
-    #[ignore]
-    fn sort_timing() {
-        use crate::sort::keys::SortElem;
-        let mut rng = Rng::new(1);
-        let x: Vec<f32> = (0..1_000_000)
-            .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0)
-            .collect();
-        let alloc = |n| Ok::<_, ()>(Vec::with_capacity(n));
-        for threads in [1, rayon::current_num_threads()] {
-            let mut ms: Vec<f64> = (0..11)
-                .map(|_| {
-                    let s = std::time::Instant::now();
-                    let v = sorted_by_key_par(&x, f32::natural_key, alloc, threads);
-                    std::hint::black_box(v).unwrap();
-                    s.elapsed().as_secs_f64() * 1e3
-                })
-                .collect();
-            ms.sort_by(f64::total_cmp);
-            println!("sort f32[1000000], {threads} stretches: {:.2} ms", ms[5]);
-        }
-    }
 }
